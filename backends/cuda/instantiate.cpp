@@ -1,0 +1,7 @@
+// Explicit instantiations of Plan for the device execution spaces this Kokkos build enables.
+#define PSPMV_INSTANTIATING
+#include "pspmv/plan.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+PSPMV_PLAN_TYPES(, Kokkos::Cuda)
+#endif

@@ -1,0 +1,58 @@
+#pragma once
+/// @file exec_traits.hpp
+/// Hardware knowledge, in one place: what pspmv assumes about each Kokkos execution
+/// space. Every number is named and says where it comes from. launch_params() in
+/// pspmv/detail/launch_params.hpp turns these and a matrix's row statistics into the
+/// launch sizes of a plan.
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace pspmv {
+
+/// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
+template <class ExecSpace, class Enable = void>
+struct ExecTraits {
+  /// Whether threads of a team execute in lockstep SIMT groups (a GPU).
+  static constexpr bool is_gpu = false;
+  /// Lanes that execute one instruction together. On a CPU, the SIMD width in bytes
+  /// over the value size: 64 bytes for AVX-512 (the H200 host's Xeon), so 8 doubles.
+  static constexpr int simd_bytes = 64;
+  template <class Value>
+  static constexpr int simd_lanes() { return simd_bytes / static_cast<int>(sizeof(Value)); }
+  /// Lane width used by the lane-slot model of `pspmv info` (a warp; the lesson's unit).
+  static constexpr int model_lane_width = 32;
+  /// Threads per team for team-per-row: a host team is one thread; its "vector lanes"
+  /// are the SIMD lanes the compiler may use for the row's inner loop.
+  static constexpr int team_size = 1;
+  /// Number of chunks static/dynamic scheduling splits the rows into, as in Intel's
+  /// SpMV prototype ("about 2000 chunks"); chunk = ceil(rows / target_chunks).
+  static constexpr int target_chunks = 2000;
+  /// Coefficient of variation of row length above which the default CPU schedule is
+  /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv ~ 5.6,
+  /// the even one 0; real FEM matrices sit well below 1).
+  static constexpr double cv_balance_threshold = 1.0;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// NVIDIA GPUs through Kokkos' CUDA backend (T4 sm_75, H100/H200 sm_90).
+template <class ExecSpace>
+struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cuda>::value>> {
+  static constexpr bool is_gpu = true;
+  /// A warp: 32 lanes on every NVIDIA GPU (CUDA C++ Programming Guide, "SIMT Architecture").
+  static constexpr int warp_size = 32;
+  template <class Value>
+  static constexpr int simd_lanes() { return warp_size; }
+  static constexpr int model_lane_width = warp_size;
+  /// Warps per team (block of team_size * vector_length threads) for team-per-row:
+  /// 4 warps = 128 threads, a common occupancy-friendly CUDA block size.
+  static constexpr int team_size = 4;
+  /// Static/dynamic chunking has no meaning on a GPU (Kokkos' CUDA backend ignores
+  /// Schedule<>); kept for reports.
+  static constexpr int target_chunks = 2000;
+  static constexpr double cv_balance_threshold = 1.0;
+};
+#endif
+
+}  // namespace pspmv

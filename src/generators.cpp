@@ -1,0 +1,2 @@
+// Generators are templates (pspmv/generators.hpp); this unit checks the header compiles alone.
+#include "pspmv/generators.hpp"

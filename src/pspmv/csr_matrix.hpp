@@ -1,0 +1,258 @@
+#pragma once
+/// @file csr_matrix.hpp
+/// CsrMatrix: compressed sparse row storage in Kokkos views, its validation, and
+/// COO -> CSR conversion (count, prefix sum, scatter; columns sorted within each
+/// row; duplicate entries summed).
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pspmv/errors.hpp"
+
+namespace pspmv {
+
+/// A sparse matrix in CSR form.
+///
+/// Shapes: row_ptr has nrows + 1 entries, starting at 0, non-decreasing, ending at nnz;
+/// col_idx and values have nnz entries; col_idx(k) is in [0, ncols).
+/// @tparam Value   float or double
+/// @tparam Offset  int32_t or int64_t: type of row_ptr (must hold nnz)
+/// @tparam Ordinal int32_t: type of col_idx and of the dimensions
+/// @tparam MemorySpace a Kokkos memory space (HostSpace for host matrices)
+template <class Value, class Offset = std::int64_t, class Ordinal = std::int32_t,
+          class MemorySpace = Kokkos::HostSpace>
+struct CsrMatrix {
+  static_assert(std::is_floating_point<Value>::value, "Value must be float or double");
+  static_assert(std::is_integral<Offset>::value && std::is_signed<Offset>::value,
+                "Offset must be a signed integer type");
+  static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
+                "Ordinal must be a signed integer type");
+
+  using value_type = Value;
+  using offset_type = Offset;
+  using ordinal_type = Ordinal;
+  using memory_space = MemorySpace;
+
+  Ordinal nrows = 0;
+  Ordinal ncols = 0;
+  Kokkos::View<Offset*, MemorySpace> row_ptr;
+  Kokkos::View<Ordinal*, MemorySpace> col_idx;
+  Kokkos::View<Value*, MemorySpace> values;
+
+  /// Number of stored entries (explicit zeros included).
+  Offset nnz() const { return static_cast<Offset>(col_idx.extent(0)); }
+
+  /// Bytes held by the three arrays.
+  std::size_t bytes() const {
+    return row_ptr.extent(0) * sizeof(Offset) + col_idx.extent(0) * sizeof(Ordinal) +
+           values.extent(0) * sizeof(Value);
+  }
+};
+
+/// A host CSR matrix: what readers, generators and analyze() exchange.
+template <class Value, class Offset = std::int64_t>
+using HostCsr = CsrMatrix<Value, Offset, std::int32_t, Kokkos::HostSpace>;
+
+/// Checks the CSR invariants of a host matrix.
+/// @throws InvalidMatrix naming the first offending row or entry and the sizes involved.
+template <class Value, class Offset, class Ordinal>
+void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
+  if (A.nrows < 0 || A.ncols < 0)
+    throw InvalidMatrix("negative dimensions " + std::to_string(A.nrows) + " x " +
+                        std::to_string(A.ncols));
+  if (static_cast<std::int64_t>(A.row_ptr.extent(0)) != static_cast<std::int64_t>(A.nrows) + 1)
+    throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1,
+                         static_cast<std::int64_t>(A.row_ptr.extent(0)));
+  if (A.values.extent(0) != A.col_idx.extent(0))
+    throw DimensionError("values length (= col_idx length)",
+                         static_cast<std::int64_t>(A.col_idx.extent(0)),
+                         static_cast<std::int64_t>(A.values.extent(0)));
+  if (A.row_ptr(0) != 0)
+    throw InvalidMatrix("row_ptr[0] is " + std::to_string(A.row_ptr(0)) + ", must be 0");
+  for (Ordinal i = 0; i < A.nrows; ++i) {
+    if (A.row_ptr(i + 1) < A.row_ptr(i))
+      throw InvalidMatrix("row_ptr decreases at row " + std::to_string(i) + ": row_ptr[" +
+                          std::to_string(i) + "] = " + std::to_string(A.row_ptr(i)) +
+                          " > row_ptr[" + std::to_string(i + 1) +
+                          "] = " + std::to_string(A.row_ptr(i + 1)));
+  }
+  if (static_cast<std::int64_t>(A.row_ptr(A.nrows)) != static_cast<std::int64_t>(A.nnz()))
+    throw DimensionError("row_ptr[nrows] (= nnz = col_idx length)",
+                         static_cast<std::int64_t>(A.nnz()),
+                         static_cast<std::int64_t>(A.row_ptr(A.nrows)));
+  for (Ordinal i = 0; i < A.nrows; ++i) {
+    for (Offset k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) {
+      if (A.col_idx(k) < 0 || A.col_idx(k) >= A.ncols)
+        throw InvalidMatrix("column index " + std::to_string(A.col_idx(k)) + " of row " +
+                            std::to_string(i) + " (entry " + std::to_string(k) +
+                            ") is outside [0, " + std::to_string(A.ncols) + ")");
+    }
+  }
+}
+
+/// Builds a host CSR matrix from caller arrays (copied) and validates it.
+/// @throws InvalidMatrix, DimensionError as validate().
+template <class Value, class Offset = std::int64_t, class Ordinal = std::int32_t>
+CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> make_csr(
+    Ordinal nrows, Ordinal ncols, const std::vector<Offset>& row_ptr,
+    const std::vector<Ordinal>& col_idx, const std::vector<Value>& values) {
+  CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> A;
+  A.nrows = nrows;
+  A.ncols = ncols;
+  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", row_ptr.size());
+  A.col_idx = Kokkos::View<Ordinal*, Kokkos::HostSpace>("pspmv::col_idx", col_idx.size());
+  A.values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::values", values.size());
+  std::copy(row_ptr.begin(), row_ptr.end(), A.row_ptr.data());
+  std::copy(col_idx.begin(), col_idx.end(), A.col_idx.data());
+  std::copy(values.begin(), values.end(), A.values.data());
+  if (row_ptr.empty()) throw DimensionError("row_ptr length (nrows + 1)", nrows + 1, 0);
+  validate(A);
+  return A;
+}
+
+/// Deep copy of a CSR matrix into another memory space (same types).
+template <class DstSpace, class Value, class Offset, class Ordinal, class SrcSpace>
+CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(
+    const CsrMatrix<Value, Offset, Ordinal, SrcSpace>& A) {
+  CsrMatrix<Value, Offset, Ordinal, DstSpace> B;
+  B.nrows = A.nrows;
+  B.ncols = A.ncols;
+  B.row_ptr = Kokkos::View<Offset*, DstSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
+  B.col_idx = Kokkos::View<Ordinal*, DstSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), A.col_idx.extent(0));
+  B.values = Kokkos::View<Value*, DstSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
+  Kokkos::deep_copy(B.row_ptr, A.row_ptr);
+  Kokkos::deep_copy(B.col_idx, A.col_idx);
+  Kokkos::deep_copy(B.values, A.values);
+  return B;
+}
+
+/// Host conversion between value and offset types.
+/// @throws InvalidArgument if nnz does not fit Offset2, or a finite value overflows Value2.
+template <class Value2, class Offset2, class Value, class Offset, class Ordinal>
+CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
+    const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
+  if (static_cast<std::int64_t>(A.nnz()) > static_cast<std::int64_t>(std::numeric_limits<Offset2>::max()))
+    throw InvalidArgument("nnz = " + std::to_string(A.nnz()) + " does not fit a " +
+                          std::to_string(8 * sizeof(Offset2)) + "-bit row_ptr offset");
+  CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> B;
+  B.nrows = A.nrows;
+  B.ncols = A.ncols;
+  B.row_ptr = Kokkos::View<Offset2*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
+  B.col_idx = A.col_idx;  // shared: same type, host, read-only use
+  B.values = Kokkos::View<Value2*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
+  for (std::size_t i = 0; i < A.row_ptr.extent(0); ++i)
+    B.row_ptr(i) = static_cast<Offset2>(A.row_ptr(i));
+  for (std::size_t k = 0; k < A.values.extent(0); ++k) {
+    const Value v = A.values(k);
+    if (std::isfinite(v) &&
+        std::fabs(static_cast<long double>(v)) > static_cast<long double>(std::numeric_limits<Value2>::max()))
+      throw InvalidArgument("value " + std::to_string(v) + " of entry " + std::to_string(k) +
+                            " overflows " + (sizeof(Value2) == 4 ? "float" : "double"));
+    B.values(k) = static_cast<Value2>(v);
+  }
+  return B;
+}
+
+/// Coordinate (triplet) form, 0-based, as read from a file before conversion.
+template <class Value>
+struct CooMatrix {
+  std::int64_t nrows = 0;
+  std::int64_t ncols = 0;
+  std::vector<std::int64_t> row;
+  std::vector<std::int64_t> col;
+  std::vector<Value> values;
+};
+
+/// COO -> CSR by counting entries per row, a prefix sum and a stable scatter; columns
+/// are then sorted within each row and duplicate (row, col) entries summed (so nnz may
+/// shrink). Explicit zeros are kept.
+/// @throws InvalidArgument if a dimension does not fit Ordinal, nnz does not fit Offset,
+///         a finite value overflows Value, or an index is outside the declared size.
+template <class Value, class Offset = std::int64_t, class Ordinal = std::int32_t, class InValue>
+CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> coo_to_csr(const CooMatrix<InValue>& coo) {
+  const std::int64_t omax = std::numeric_limits<Ordinal>::max();
+  if (coo.nrows < 0 || coo.ncols < 0 || coo.nrows > omax || coo.ncols > omax)
+    throw InvalidArgument("matrix size " + std::to_string(coo.nrows) + " x " +
+                          std::to_string(coo.ncols) + " does not fit " +
+                          std::to_string(8 * sizeof(Ordinal)) + "-bit indices");
+  const std::int64_t n = static_cast<std::int64_t>(coo.row.size());
+  if (coo.col.size() != coo.row.size() || coo.values.size() != coo.row.size())
+    throw DimensionError("COO array lengths (row, col, values)", n,
+                         static_cast<std::int64_t>(std::min(coo.col.size(), coo.values.size())));
+  if (n > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
+    throw InvalidArgument("nnz = " + std::to_string(n) + " does not fit a " +
+                          std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset");
+  const Ordinal nrows = static_cast<Ordinal>(coo.nrows);
+  std::vector<Offset> count(static_cast<std::size_t>(nrows) + 1, 0);
+  for (std::int64_t k = 0; k < n; ++k) {
+    if (coo.row[k] < 0 || coo.row[k] >= coo.nrows || coo.col[k] < 0 || coo.col[k] >= coo.ncols)
+      throw InvalidArgument("entry " + std::to_string(k) + " at (" + std::to_string(coo.row[k]) +
+                            ", " + std::to_string(coo.col[k]) + ") is outside the " +
+                            std::to_string(coo.nrows) + " x " + std::to_string(coo.ncols) +
+                            " matrix");
+    const InValue v = coo.values[k];
+    if (std::isfinite(v) && std::fabs(static_cast<long double>(v)) >
+                                static_cast<long double>(std::numeric_limits<Value>::max()))
+      throw InvalidArgument("value " + std::to_string(static_cast<double>(v)) + " of entry " +
+                            std::to_string(k) + " overflows " +
+                            (sizeof(Value) == 4 ? "float" : "double"));
+    ++count[static_cast<std::size_t>(coo.row[k]) + 1];
+  }
+  std::partial_sum(count.begin(), count.end(), count.begin());
+  std::vector<Ordinal> cols(static_cast<std::size_t>(n));
+  std::vector<Value> vals(static_cast<std::size_t>(n));
+  {
+    std::vector<Offset> next(count.begin(), count.end() - 1);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const Offset pos = next[static_cast<std::size_t>(coo.row[k])]++;
+      cols[pos] = static_cast<Ordinal>(coo.col[k]);
+      vals[pos] = static_cast<Value>(coo.values[k]);
+    }
+  }
+  // Sort each row by column and sum duplicates, compacting in place.
+  std::vector<Offset> row_ptr(static_cast<std::size_t>(nrows) + 1, 0);
+  std::vector<std::pair<Ordinal, Value>> tmp;
+  Offset out = 0;
+  for (Ordinal i = 0; i < nrows; ++i) {
+    const Offset b = count[i], e = count[i + 1];
+    tmp.assign(0, {});
+    bool sorted = true;
+    for (Offset k = b; k < e; ++k) {
+      tmp.emplace_back(cols[k], vals[k]);
+      if (k > b && cols[k] <= cols[k - 1]) sorted = false;
+    }
+    if (!sorted)
+      std::stable_sort(tmp.begin(), tmp.end(),
+                       [](const auto& a, const auto& c) { return a.first < c.first; });
+    for (std::size_t t = 0; t < tmp.size(); ++t) {
+      if (t > 0 && tmp[t].first == cols[out - 1]) {
+        vals[out - 1] += tmp[t].second;
+      } else {
+        cols[out] = tmp[t].first;
+        vals[out] = tmp[t].second;
+        ++out;
+      }
+    }
+    row_ptr[static_cast<std::size_t>(i) + 1] = out;
+  }
+  cols.resize(static_cast<std::size_t>(out));
+  vals.resize(static_cast<std::size_t>(out));
+  return make_csr<Value, Offset, Ordinal>(nrows, static_cast<Ordinal>(coo.ncols), row_ptr, cols,
+                                          vals);
+}
+
+}  // namespace pspmv

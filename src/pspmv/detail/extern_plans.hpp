@@ -1,0 +1,27 @@
+#pragma once
+/// @file extern_plans.hpp
+/// The Plan instantiations compiled once into libpspmv (backends/instantiate_*.cpp), so
+/// that clients do not recompile the kernels. Other execution spaces or types still work:
+/// they are instantiated from the header where used.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#define PSPMV_PLAN_TYPES(PREFIX, SPACE)                          \
+  PREFIX template class pspmv::Plan<SPACE, float, std::int32_t>;  \
+  PREFIX template class pspmv::Plan<SPACE, float, std::int64_t>;  \
+  PREFIX template class pspmv::Plan<SPACE, double, std::int32_t>; \
+  PREFIX template class pspmv::Plan<SPACE, double, std::int64_t>;
+
+#ifndef PSPMV_INSTANTIATING
+#if defined(KOKKOS_ENABLE_SERIAL)
+PSPMV_PLAN_TYPES(extern, Kokkos::Serial)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+PSPMV_PLAN_TYPES(extern, Kokkos::OpenMP)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+PSPMV_PLAN_TYPES(extern, Kokkos::Cuda)
+#endif
+#endif

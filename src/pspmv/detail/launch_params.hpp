@@ -1,0 +1,122 @@
+#pragma once
+/// @file launch_params.hpp
+/// choose_launch(): turns row statistics, the lane-slot model, ExecTraits and the
+/// caller's AnalyzeOptions into a mapping, a schedule and launch sizes, with the
+/// reason for each choice. The only place where defaults are decided.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "exec_traits.hpp"
+#include "pspmv/errors.hpp"
+#include "pspmv/options.hpp"
+#include "pspmv/row_stats.hpp"
+
+namespace pspmv {
+namespace detail {
+
+struct LaunchChoice {
+  Mapping mapping = Mapping::thread_per_row;
+  Schedule schedule = Schedule::static_chunks;
+  LaunchParams launch;
+  std::string reason;
+};
+
+inline bool is_power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+inline std::string percent(double share) {
+  return std::to_string(static_cast<int>(share * 100.0 + 0.5)) + "%";
+}
+
+template <class ExecSpace, class Value>
+LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const AnalyzeOptions& o) {
+  using Traits = ExecTraits<ExecSpace>;
+  LaunchChoice c;
+  LaunchParams& p = c.launch;
+  const std::int64_t nrows = s.nrows;
+
+  if (o.mapping) {
+    c.mapping = *o.mapping;
+    c.reason = "mapping forced";
+  } else if (Traits::is_gpu) {
+    // The lane-slot model: fewer slots means fewer idle lanes per useful multiply-add.
+    c.mapping = ls.team_per_row < ls.thread_per_row ? Mapping::team_per_row : Mapping::thread_per_row;
+    c.reason = "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
+               std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
+               " useful), team_per_row " + std::to_string(ls.team_per_row) + " (" +
+               percent(ls.useful_team_per_row) + " useful)";
+  } else {
+    c.mapping = Mapping::thread_per_row;
+    c.reason = "host: thread_per_row (a host team is one thread; its lanes are SIMD lanes)";
+  }
+  if (o.schedule) {
+    c.schedule = *o.schedule;
+    c.reason += "; schedule forced";
+  } else if (s.cv > Traits::cv_balance_threshold) {
+    c.schedule = Schedule::nnz_balanced;
+    c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " > " +
+                std::to_string(Traits::cv_balance_threshold).substr(0, 4) + ": nnz_balanced";
+  } else {
+    c.schedule = Schedule::static_chunks;
+    c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " <= " +
+                std::to_string(Traits::cv_balance_threshold).substr(0, 4) + ": static_chunks";
+  }
+
+  if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 ||
+      o.rows_per_team < 0 || o.num_blocks < 0)
+    throw InvalidArgument("AnalyzeOptions: sizes must be >= 0 (0 = choose)");
+  p.concurrency = ExecSpace().concurrency();
+  const std::int64_t target = o.target_chunks > 0 ? o.target_chunks : Traits::target_chunks;
+  p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
+  p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
+  p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
+  if (!is_power_of_two(p.vector_length))
+    throw InvalidArgument("vector_length must be a power of two, got " + std::to_string(p.vector_length));
+  if (Traits::is_gpu && p.vector_length > 32)
+    throw InvalidArgument("vector_length must be at most 32 (a warp) on a GPU, got " +
+                          std::to_string(p.vector_length));
+  if (Traits::is_gpu && p.team_size * p.vector_length > 1024)
+    throw InvalidArgument("team_size * vector_length = " + std::to_string(p.team_size * p.vector_length) +
+                          " exceeds 1024 threads per CUDA block");
+  if (c.mapping == Mapping::team_per_row) {
+    p.rows_per_team = static_cast<std::int32_t>(
+        o.rows_per_team > 0 ? o.rows_per_team
+                            : (Traits::is_gpu ? p.team_size : std::min<std::int64_t>(p.chunk_rows, INT32_MAX)));
+    p.league_size = (nrows + p.rows_per_team - 1) / p.rows_per_team;
+    p.chunk_size = std::max<std::int64_t>(1, p.chunk_rows / p.rows_per_team);
+  } else {
+    p.rows_per_team = 1;
+    p.chunk_size = p.chunk_rows;
+  }
+  if (p.chunk_size > INT32_MAX) p.chunk_size = INT32_MAX;
+  const std::int64_t lanes_per_team = static_cast<std::int64_t>(p.team_size) * p.vector_length;
+  p.num_blocks = o.num_blocks > 0
+                     ? o.num_blocks
+                     : (Traits::is_gpu && c.mapping == Mapping::team_per_row
+                            ? std::max<std::int64_t>(1, p.concurrency / lanes_per_team)
+                            : p.concurrency);
+  if (c.schedule == Schedule::nnz_balanced && c.mapping == Mapping::team_per_row)
+    p.league_size = p.num_blocks;
+  return c;
+}
+
+/// Row partition with nearly equal nnz per block: block b starts at the first row whose
+/// row_ptr reaches b * nnz / num_blocks (binary search on row_ptr). Blocks may be empty
+/// when a single row holds more than nnz / num_blocks.
+/// Output: num_blocks + 1 row indices, partition[0] = 0, partition[num_blocks] = nrows.
+template <class Offset>
+void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks,
+                   std::int32_t* partition) {
+  const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[nrows]);
+  partition[0] = 0;
+  for (std::int64_t b = 1; b < num_blocks; ++b) {
+    const Offset target = static_cast<Offset>((static_cast<long double>(nnz) * b) / num_blocks);
+    const Offset* it = std::lower_bound(row_ptr, row_ptr + nrows + 1, target);
+    partition[b] = static_cast<std::int32_t>(std::min<std::int64_t>(it - row_ptr, nrows));
+  }
+  partition[num_blocks] = nrows;
+}
+
+}  // namespace detail
+}  // namespace pspmv

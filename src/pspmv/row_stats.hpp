@@ -1,0 +1,94 @@
+#pragma once
+/// @file row_stats.hpp
+/// Row-length statistics and the lane-slot model, computed on the host from row_ptr.
+///
+/// Lane-slot model (the lesson's measure of SIMT waste): a lane-slot is one lane of one
+/// W-wide group (a warp, W = 32 on NVIDIA GPUs) on one loop iteration, whether or not
+/// that lane has a nonzero to process. Useful share = nnz / lane-slots.
+///  - thread-per-row: rows go to lanes in aligned groups of W consecutive rows; a group
+///    runs as many iterations as its longest row: slots = sum over groups of W * max length.
+///  - team-per-row (warp-per-row): the W lanes of a group share one row:
+///    slots = sum over rows of W * ceil(length / W); an empty row still costs nothing here.
+///  - SELL-C-sigma with C = W is thread-per-row over rows sorted within windows of sigma.
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pspmv {
+
+/// Lane-slots of the two CSR mappings at one lane width.
+struct LaneSlots {
+  int lane_width = 32;
+  std::int64_t thread_per_row = 0;  ///< sum over W-row groups of W * longest row
+  std::int64_t team_per_row = 0;    ///< sum over rows of W * ceil(len / W)
+  double useful_thread_per_row = 0;  ///< nnz / thread_per_row (1 when no slots)
+  double useful_team_per_row = 0;    ///< nnz / team_per_row (1 when no slots)
+};
+
+/// Statistics of the row lengths of a CSR matrix.
+struct RowStats {
+  std::int64_t nrows = 0, ncols = 0, nnz = 0;
+  std::int64_t min_len = 0, max_len = 0;
+  double mean = 0, stddev = 0;
+  double cv = 0;  ///< coefficient of variation stddev / mean (0 when mean is 0)
+  std::int64_t empty_rows = 0;
+  /// histogram[0] counts empty rows; histogram[b] for b >= 1 counts lengths in
+  /// [2^(b-1), 2^b), so lengths 1 | 2-3 | 4-7 | 8-15 ...
+  std::vector<std::int64_t> histogram;
+  /// Label of bucket b of the histogram, e.g. "0", "1", "2-3", "4-7".
+  static std::string bucket_label(std::size_t b);
+};
+
+/// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory).
+template <class Offset>
+RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols) {
+  RowStats s;
+  s.nrows = nrows;
+  s.ncols = ncols;
+  s.nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
+  if (nrows == 0) return s;
+  s.min_len = INT64_MAX;
+  long double sum = 0, sum2 = 0;
+  for (std::int64_t i = 0; i < nrows; ++i) {
+    const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+    s.min_len = len < s.min_len ? len : s.min_len;
+    s.max_len = len > s.max_len ? len : s.max_len;
+    sum += len;
+    sum2 += static_cast<long double>(len) * len;
+    std::size_t b = 0;
+    if (len == 0) ++s.empty_rows;
+    else while ((std::int64_t{1} << b) <= len) ++b;
+    if (s.histogram.size() <= b) s.histogram.resize(b + 1, 0);
+    ++s.histogram[b];
+  }
+  s.mean = static_cast<double>(sum / nrows);
+  const long double var = sum2 / nrows - (sum / nrows) * (sum / nrows);
+  s.stddev = var > 0 ? std::sqrt(static_cast<double>(var)) : 0.0;
+  s.cv = s.mean > 0 ? s.stddev / s.mean : 0.0;
+  return s;
+}
+
+/// Lane-slots of thread-per-row and team-per-row at lane width `lane_width` (> 0).
+template <class Offset>
+LaneSlots compute_lane_slots(const Offset* row_ptr, std::int64_t nrows, int lane_width = 32) {
+  LaneSlots ls;
+  ls.lane_width = lane_width;
+  const std::int64_t W = lane_width;
+  for (std::int64_t g = 0; g < nrows; g += W) {
+    std::int64_t longest = 0;
+    for (std::int64_t i = g; i < nrows && i < g + W; ++i) {
+      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+      longest = len > longest ? len : longest;
+      ls.team_per_row += W * ((len + W - 1) / W);
+    }
+    ls.thread_per_row += W * longest;
+  }
+  const double nnz = nrows > 0 ? static_cast<double>(row_ptr[nrows]) : 0.0;
+  ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
+  ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
+  return ls;
+}
+
+}  // namespace pspmv

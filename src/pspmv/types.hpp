@@ -1,0 +1,51 @@
+#pragma once
+/// @file types.hpp
+/// The vocabulary of a plan: storage format, work mapping and schedule.
+/// Each enum has to_string() and a parse_*() that throws pspmv::InvalidArgument
+/// naming the accepted spellings. Strings are for the CLI and reports only; the
+/// hot path dispatches on the enums.
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace pspmv {
+
+/// Storage format of a plan's internal copy.
+enum class Format {
+  csr,   ///< compressed sparse row (row_ptr, col_idx, values)
+  sell,  ///< sliced ELLPACK, SELL-C-sigma (Kreutzer et al., SIAM J. Sci. Comput. 36(5), 2014)
+};
+
+/// How rows are mapped onto the execution space's parallelism.
+enum class Mapping {
+  thread_per_row,  ///< one thread (GPU: one lane) computes a whole row
+  team_per_row,    ///< a team's vector lanes share one row (GPU: warp-per-row at vector length 32)
+};
+
+/// How rows (or slices) are distributed over threads or teams.
+enum class Schedule {
+  static_chunks,   ///< Kokkos Schedule<Static>: each thread takes one contiguous range of chunks
+  dynamic_chunks,  ///< Kokkos Schedule<Dynamic>: chunks handed out at run time (work stealing)
+  nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz,
+                   ///< computed at analyze time by binary search on row_ptr
+};
+
+inline constexpr std::array<Format, 2> all_formats{Format::csr, Format::sell};
+inline constexpr std::array<Mapping, 2> all_mappings{Mapping::thread_per_row, Mapping::team_per_row};
+inline constexpr std::array<Schedule, 3> all_schedules{
+    Schedule::static_chunks, Schedule::dynamic_chunks, Schedule::nnz_balanced};
+
+std::string to_string(Format f);
+std::string to_string(Mapping m);
+std::string to_string(Schedule s);
+
+/// Parses "csr" or "sell". @throws InvalidArgument for anything else.
+Format parse_format(std::string_view s);
+/// Parses "thread" / "thread_per_row" or "team" / "team_per_row". @throws InvalidArgument.
+Mapping parse_mapping(std::string_view s);
+/// Parses "static" / "static_chunks", "dynamic" / "dynamic_chunks", "nnz" / "nnz_balanced".
+/// @throws InvalidArgument.
+Schedule parse_schedule(std::string_view s);
+
+}  // namespace pspmv

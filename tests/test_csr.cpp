@@ -1,0 +1,99 @@
+// CsrMatrix validation, COO -> CSR conversion and type conversion.
+#include "test_util.hpp"
+
+namespace {
+
+pspmv::CooMatrix<double> coo(std::int64_t m, std::int64_t n,
+                             std::vector<std::tuple<std::int64_t, std::int64_t, double>> e) {
+  pspmv::CooMatrix<double> c;
+  c.nrows = m;
+  c.ncols = n;
+  for (auto& [i, j, v] : e) {
+    c.row.push_back(i);
+    c.col.push_back(j);
+    c.values.push_back(v);
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST(CooToCsr, SortsColumnsAndSumsDuplicates) {
+  auto A = pspmv::coo_to_csr<double>(
+      coo(3, 4, {{2, 3, 1.0}, {0, 2, 2.0}, {0, 0, 3.0}, {2, 3, 4.0}, {0, 2, -1.0}, {2, 0, 5.0}, {0, 1, 0.0}}));
+  ASSERT_EQ(A.nrows, 3);
+  ASSERT_EQ(A.ncols, 4);
+  ASSERT_EQ(A.nnz(), 5);  // (0,2) and (2,3) merged; the explicit zero (0,1) is kept
+  std::vector<std::int64_t> rp(A.row_ptr.data(), A.row_ptr.data() + 4);
+  EXPECT_EQ(rp, (std::vector<std::int64_t>{0, 3, 3, 5}));
+  std::vector<std::int32_t> ci(A.col_idx.data(), A.col_idx.data() + 5);
+  EXPECT_EQ(ci, (std::vector<std::int32_t>{0, 1, 2, 0, 3}));
+  std::vector<double> v(A.values.data(), A.values.data() + 5);
+  EXPECT_EQ(v, (std::vector<double>{3.0, 0.0, 1.0, 5.0, 5.0}));
+}
+
+TEST(CooToCsr, RejectsOutOfRangeAndOverflow) {
+  EXPECT_THROW(pspmv::coo_to_csr<double>(coo(2, 2, {{2, 0, 1.0}})), pspmv::InvalidArgument);
+  EXPECT_THROW(pspmv::coo_to_csr<double>(coo(2, 2, {{0, -1, 1.0}})), pspmv::InvalidArgument);
+  EXPECT_THROW(pspmv::coo_to_csr<float>(coo(2, 2, {{0, 0, 1e300}})), pspmv::InvalidArgument);
+  EXPECT_NO_THROW(pspmv::coo_to_csr<double>(coo(2, 2, {{0, 0, 1e300}})));
+  EXPECT_THROW(pspmv::coo_to_csr<double>(coo(std::int64_t{1} << 31, 2, {})), pspmv::InvalidArgument);
+}
+
+TEST(Validate, CatchesEveryBrokenInvariant) {
+  using V = std::vector<double>;
+  using R = std::vector<std::int64_t>;
+  using C = std::vector<std::int32_t>;
+  EXPECT_NO_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 2}, C{0, 2}, V{1, 2})));
+  // row_ptr[0] != 0
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{1, 1, 2}, C{0, 2}, V{1, 2})), pspmv::InvalidMatrix);
+  // decreasing
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 2, 1}, C{0, 2}, V{1, 2})), pspmv::InvalidMatrix);
+  // does not end at nnz
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 1}, C{0, 2}, V{1, 2})), pspmv::DimensionError);
+  // column out of range, and negative
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 2}, C{0, 3}, V{1, 2})), pspmv::InvalidMatrix);
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 2}, C{-1, 0}, V{1, 2})), pspmv::InvalidMatrix);
+  // sizes disagree
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(3, 3, R{0, 1, 2}, C{0, 1}, V{1, 2})), pspmv::DimensionError);
+  EXPECT_THROW((pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 2}, C{0, 1}, V{1})), pspmv::DimensionError);
+  try {
+    pspmv::make_csr<double, std::int64_t>(2, 3, R{0, 1, 2}, C{0, 7}, V{1, 2});
+    FAIL() << "no throw";
+  } catch (const pspmv::InvalidMatrix& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("column index 7 of row 1"), std::string::npos) << w;
+  }
+}
+
+TEST(Convert, OffsetAndValueRange) {
+  auto A = pspmv::generate_even<double, std::int64_t>(64, 4);
+  auto B = pspmv::convert<float, std::int32_t>(A);
+  ASSERT_EQ(B.nnz(), A.nnz());
+  for (std::int32_t i = 0; i <= A.nrows; ++i) EXPECT_EQ(B.row_ptr(i), A.row_ptr(i));
+  for (std::int64_t k = 0; k < A.nnz(); ++k) EXPECT_EQ(B.values(k), static_cast<float>(A.values(k)));
+  A.values(5) = 1e200;
+  EXPECT_THROW((pspmv::convert<float, std::int32_t>(A)), pspmv::InvalidArgument);
+}
+
+TEST(Generators, LessonPairHasEqualNnzAndTheRightShape) {
+  auto E = pspmv::generate_even<double>(1024);
+  auto S = pspmv::generate_skewed<double>(1024);
+  EXPECT_EQ(E.nnz(), 16 * 1024);
+  EXPECT_EQ(S.nnz(), E.nnz());
+  EXPECT_EQ(S.row_ptr(1) - S.row_ptr(0), 419);
+  EXPECT_EQ(S.row_ptr(2) - S.row_ptr(1), 3);
+  EXPECT_EQ(S.row_ptr(33) - S.row_ptr(32), 419);
+  // Columns consecutive from the diagonal, wrapping, stored sorted.
+  EXPECT_EQ(E.col_idx(E.row_ptr(5)), 5);
+  EXPECT_EQ(E.col_idx(E.row_ptr(1023)), 0);  // row 1023 wraps: columns 0..14 then 1023
+  EXPECT_EQ(E.col_idx(E.row_ptr(1024) - 1), 1023);
+  EXPECT_NO_THROW(pspmv::validate(E));
+  EXPECT_NO_THROW(pspmv::validate(S));
+  EXPECT_THROW(pspmv::generate_skewed<double>(1000), pspmv::InvalidArgument);
+  EXPECT_THROW(pspmv::generate_even<double>(8), pspmv::InvalidArgument);
+  auto T = pspmv::generate_tiled<double, std::int64_t>(S, 3);
+  EXPECT_EQ(T.nnz(), 3 * S.nnz());
+  EXPECT_EQ(T.nrows, 3 * 1024);
+  EXPECT_NO_THROW(pspmv::validate(T));
+}

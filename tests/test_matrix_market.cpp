@@ -1,0 +1,163 @@
+// Matrix Market reader and writer: the dialect, symmetric expansion, and every error
+// naming the file and line.
+#include <cstdio>
+#include <filesystem>
+
+#include "test_util.hpp"
+
+namespace {
+
+std::string write_tmp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "pspmv_" + name + ".mtx";
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+std::vector<std::tuple<int, int, double>> entries(const pspmv::HostCsr<double>& A) {
+  std::vector<std::tuple<int, int, double>> e;
+  for (int i = 0; i < A.nrows; ++i)
+    for (auto k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) e.emplace_back(i, A.col_idx(k), A.values(k));
+  return e;
+}
+
+/// Expects a ParseError whose message names `path:line`.
+void expect_parse_error(const std::string& name, const std::string& text, std::int64_t line,
+                        const std::string& fragment = "") {
+  const std::string path = write_tmp(name, text);
+  try {
+    pspmv::read_matrix_market<double>(path);
+    ADD_FAILURE() << name << ": no error";
+  } catch (const pspmv::ParseError& e) {
+    EXPECT_EQ(e.line(), line) << name << ": " << e.what();
+    EXPECT_EQ(e.file(), path);
+    const std::string w = e.what();
+    EXPECT_NE(w.find(path + (line > 0 ? ":" + std::to_string(line) : "")), std::string::npos) << w;
+    if (!fragment.empty()) EXPECT_NE(w.find(fragment), std::string::npos) << w;
+  }
+}
+
+}  // namespace
+
+TEST(MatrixMarket, GeneralRealWithCommentsBlankLinesAndCrlf) {
+  auto p = write_tmp("general",
+                     "%%MatrixMarket matrix coordinate real general\r\n% a comment\r\n\r\n3 4 4\r\n"
+                     "% comment between entries\n1 1 1.5\n\n3 4 -2e-1\n2 2 .5\n1 3 1.5D+03");  // no final newline
+  pspmv::MatrixMarketHeader h;
+  auto A = pspmv::read_matrix_market<double>(p, &h);
+  EXPECT_EQ(h.field, "real");
+  EXPECT_EQ(A.nrows, 3);
+  EXPECT_EQ(A.ncols, 4);
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{
+                            {0, 0, 1.5}, {0, 2, 1500.0}, {1, 1, 0.5}, {2, 3, -0.2}}));
+}
+
+TEST(MatrixMarket, SymmetricNeverDoublesTheDiagonal) {
+  auto A = pspmv::read_matrix_market<double>(
+      write_tmp("sym", "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 4\n3 1 2\n2 2 5\n"));
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 0, 4}, {0, 2, 2}, {1, 1, 5}, {2, 0, 2}}));
+}
+
+TEST(MatrixMarket, SkewSymmetricNegatesTheMirror) {
+  auto A = pspmv::read_matrix_market<double>(
+      write_tmp("skew", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n3 2 -1\n"));
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 1, -3}, {1, 0, 3}, {1, 2, 1}, {2, 1, -1}}));
+  expect_parse_error("skewdiag", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n", 3, "diagonal");
+}
+
+TEST(MatrixMarket, PatternIntegerAndBannerCase) {
+  auto P = pspmv::read_matrix_market<double>(
+      write_tmp("pattern", "%%matrixmarket MATRIX Coordinate PATTERN Symmetric\n2 2 2\n1 1\n2 1\n"));
+  EXPECT_EQ(entries(P), (std::vector<std::tuple<int, int, double>>{{0, 0, 1}, {0, 1, 1}, {1, 0, 1}}));
+  auto I = pspmv::read_matrix_market<double>(
+      write_tmp("integer", "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 -7\n2 1 +3\n"));
+  EXPECT_EQ(entries(I), (std::vector<std::tuple<int, int, double>>{{0, 1, -7}, {1, 0, 3}}));
+  expect_parse_error("intfrac", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 1.5\n", 3, "integer");
+}
+
+TEST(MatrixMarket, DuplicatesAreSummed) {
+  auto A = pspmv::read_matrix_market<double>(
+      write_tmp("dups", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n1 2 2.5\n2 1 1\n"));
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 1, 3.5}, {1, 0, 1}}));
+}
+
+TEST(MatrixMarket, ArrayFormat) {
+  auto A = pspmv::read_matrix_market<double>(
+      write_tmp("array", "%%MatrixMarket matrix array real general\n2 3\n1\n0\n0\n4\n5\n6\n"));
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 0, 1}, {0, 2, 5}, {1, 1, 4}, {1, 2, 6}}));
+  auto S = pspmv::read_matrix_market<double>(
+      write_tmp("arraysym", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n"));
+  EXPECT_EQ(entries(S), (std::vector<std::tuple<int, int, double>>{{0, 0, 1}, {0, 1, 2}, {1, 0, 2}, {1, 1, 3}}));
+  expect_parse_error("arrayshort", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "truncated");
+}
+
+TEST(MatrixMarket, MalformedInputNamesFileAndLine) {
+  expect_parse_error("nobanner", "3 3 1\n1 1 1\n", 1, "banner");
+  expect_parse_error("shortbanner", "%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n", 1, "5 words");
+  expect_parse_error("badfield", "%%MatrixMarket matrix coordinate quaternion general\n1 1 1\n1 1 1\n", 1, "field");
+  expect_parse_error("badsize", "%%MatrixMarket matrix coordinate real general\n% c\n3 x 1\n1 1 1\n", 3, "integer");
+  expect_parse_error("sizecount", "%%MatrixMarket matrix coordinate real general\n3 3\n", 2, "3 integers");
+  expect_parse_error("nosize", "%%MatrixMarket matrix coordinate real general\n% only comments\n", 2, "size line");
+  expect_parse_error("index0", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n0 2 1\n", 4, "1-based");
+  expect_parse_error("beyond", "%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1\n", 3, "outside");
+  expect_parse_error("truncated", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n", 4, "truncated");
+  expect_parse_error("extra", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n2 2 2\n", 4, "extra");
+  expect_parse_error("badvalue", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1.2.3\n", 3, "1.2.3");
+  expect_parse_error("toomany", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1 7\n", 3, "3 tokens");
+  expect_parse_error("missingvalue", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1\n", 3, "3 tokens");
+  expect_parse_error("upper", "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3, "above the diagonal");
+  expect_parse_error("absurd", "%%MatrixMarket matrix coordinate real general\n3 3 1000000000000\n1 1 1\n", 2, "positions");
+  expect_parse_error("overflow", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1e999\n", 3, "range");
+}
+
+TEST(MatrixMarket, UnsupportedKindsAreRejectedClearly) {
+  EXPECT_THROW(pspmv::read_matrix_market<double>(write_tmp(
+                   "complex", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n")),
+               pspmv::Unsupported);
+  EXPECT_THROW(pspmv::read_matrix_market<double>(write_tmp(
+                   "herm", "%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n")),
+               pspmv::Unsupported);
+  EXPECT_THROW(pspmv::read_matrix_market<double>("/nonexistent/dir/file.mtx"), pspmv::Error);
+  // A value that fits double but not float is an error when reading into float.
+  EXPECT_THROW(pspmv::read_matrix_market<float>(write_tmp(
+                   "bigfloat", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e300\n")),
+               pspmv::InvalidArgument);
+}
+
+TEST(MatrixMarket, WriterRoundTripsExactly) {
+  auto A = pspmv::generate_random<double, std::int64_t>(123, 77, 5.0, 9);
+  const std::string path = ::testing::TempDir() + "pspmv_roundtrip.mtx";
+  pspmv::write_matrix_market(path, A);
+  auto B = pspmv::read_matrix_market<double>(path);
+  ASSERT_EQ(B.nrows, A.nrows);
+  ASSERT_EQ(B.ncols, A.ncols);
+  ASSERT_EQ(B.nnz(), A.nnz());
+  for (std::int64_t k = 0; k < A.nnz(); ++k) {
+    EXPECT_EQ(B.col_idx(k), A.col_idx(k));
+    EXPECT_EQ(B.values(k), A.values(k));  // 17 significant digits round-trip doubles
+  }
+  // A failed write leaves nothing behind.
+  EXPECT_THROW(pspmv::write_matrix_market("/nonexistent/dir/out.mtx", A), pspmv::Error);
+  EXPECT_FALSE(std::filesystem::exists("/nonexistent/dir/out.mtx"));
+}
+
+TEST(MatrixMarket, SharedMatricesMatchTheManifest) {
+  const std::string dir = pspmv_test::shared_matrices_dir();
+  if (dir.empty()) GTEST_SKIP() << "../shared/matrices not found (set PSPMV_MATRICES to its path)";
+  const auto manifest = pspmv_test::read_manifest(dir);
+  ASSERT_GE(manifest.size(), 16u);
+  for (const auto& m : manifest) {
+    SCOPED_TRACE(m.file);
+    pspmv::MatrixMarketHeader h;
+    auto A = pspmv::read_matrix_market<double>(dir + "/" + m.file, &h);
+    EXPECT_EQ(h.stored_entries, m.stored);
+    EXPECT_EQ(A.nrows, m.rows);
+    EXPECT_EQ(A.ncols, m.cols);
+    EXPECT_EQ(static_cast<std::int64_t>(A.nnz()), m.expanded_nnz);
+    auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+    EXPECT_EQ(s.min_len, m.min_row);
+    EXPECT_EQ(s.max_len, m.max_row);
+    EXPECT_EQ(s.empty_rows, m.empty_rows);
+  }
+}

@@ -1,0 +1,279 @@
+// Every mapping x schedule x precision, on every enabled execution space, against the
+// sequential double-precision reference: generated edge cases and the shared matrices.
+#include <functional>
+#include <random>
+
+#include "test_util.hpp"
+
+using namespace pspmv_test;
+
+namespace {
+
+template <class Cfg>
+class SpmvTest : public ::testing::Test {
+ public:
+  using Exec = typename Cfg::exec;
+  using Value = typename Cfg::value;
+  using Offset = typename Cfg::offset;
+  using Host = pspmv::HostCsr<Value, Offset>;
+  using PlanT = pspmv::Plan<Exec, Value, Offset>;
+
+  /// Runs y = alpha A x + beta y0 with the given options and checks it; y0 is NaN when
+  /// beta == 0 (BLAS semantics: y must be overwritten, never read).
+  static void check(const Host& A, const pspmv::AnalyzeOptions& opt, double alpha, double beta,
+                    const std::string& what, std::uint64_t seed = 7) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<double> x(A.ncols), y0(A.nrows);
+    for (auto& v : x) v = static_cast<double>(static_cast<Value>(dist(rng)));
+    for (auto& v : y0)
+      v = beta == 0.0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(static_cast<Value>(dist(rng)));
+    PlanT plan = pspmv::analyze<Exec>(A, opt);
+    typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
+    auto hx = Kokkos::create_mirror_view(dx);
+    auto hy = Kokkos::create_mirror_view(dy);
+    for (std::size_t j = 0; j < x.size(); ++j) hx(j) = static_cast<Value>(x[j]);
+    for (std::size_t i = 0; i < y0.size(); ++i) hy(i) = static_cast<Value>(y0[i]);
+    Kokkos::deep_copy(dx, hx);
+    Kokkos::deep_copy(dy, hy);
+    plan.multiply(static_cast<Value>(alpha), dx, static_cast<Value>(beta), dy);
+    Kokkos::fence();
+    Kokkos::deep_copy(hy, dy);
+    std::vector<double> got(A.nrows), want, scale;
+    for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
+    std::vector<double> y0v(y0);
+    reference_spmv(A, alpha, x, beta, y0v, want, scale);
+    EXPECT_TRUE(matches_reference(A, got, want, scale))
+        << what << " [" << plan.describe() << "] alpha=" << alpha << " beta=" << beta;
+  }
+
+  /// Every mapping x schedule, each with a few launch shapes, alpha/beta cases included.
+  static void check_all_variants(const Host& A, const std::string& what) {
+    for (auto m : pspmv::all_mappings) {
+      for (auto s : pspmv::all_schedules) {
+        pspmv::AnalyzeOptions opt;
+        opt.mapping = m;
+        opt.schedule = s;
+        const std::string tag = what + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s);
+        check(A, opt, 1.0, 0.0, tag);
+        check(A, opt, -0.5, 2.0, tag);
+        // Small chunks and teams: many scheduling units, rows split over lanes.
+        opt.chunk_size = 3;
+        opt.vector_length = 4;
+        opt.team_size = Exec().concurrency() >= 2 ? 2 : 1;
+        opt.num_blocks = 5;
+        check(A, opt, 1.5, 0.0, tag + " small-chunks");
+      }
+    }
+  }
+};
+
+using Configs = ::testing::Types<
+#if defined(KOKKOS_ENABLE_CUDA)
+    Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
+    Config<Kokkos::Cuda, double, std::int32_t>, Config<Kokkos::Cuda, float, std::int64_t>,
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
+    Config<Kokkos::OpenMP, double, std::int32_t>, Config<Kokkos::OpenMP, float, std::int64_t>,
+#endif
+    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
+
+class ConfigNames {
+ public:
+  template <class Cfg>
+  static std::string GetName(int) {
+    std::string s = typename Cfg::exec().name();
+    s += sizeof(typename Cfg::value) == 4 ? "_f32" : "_f64";
+    s += sizeof(typename Cfg::offset) == 4 ? "_i32" : "_i64";
+    return s;
+  }
+};
+
+TYPED_TEST_SUITE(SpmvTest, Configs, ConfigNames);
+
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> from_rows(std::int32_t nrows, std::int32_t ncols,
+                                        const std::function<std::vector<std::int32_t>(std::int32_t)>& cols_of) {
+  std::vector<Offset> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<Value> v;
+  for (std::int32_t i = 0; i < nrows; ++i) {
+    for (std::int32_t c : cols_of(i)) {
+      ci.push_back(c);
+      v.push_back(static_cast<Value>(pspmv::generated_value(i, c) - 1.3));
+    }
+    rp.push_back(static_cast<Offset>(ci.size()));
+  }
+  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+}
+
+}  // namespace
+
+TYPED_TEST(SpmvTest, LessonPair) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  this->check_all_variants(pspmv::generate_even<V, O>(4096), "even");
+  this->check_all_variants(pspmv::generate_skewed<V, O>(4096), "skewed");
+}
+
+TYPED_TEST(SpmvTest, Random) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  this->check_all_variants(pspmv::generate_random<V, O>(3001, 2999, 9.0, 11), "random");
+}
+
+TYPED_TEST(SpmvTest, EmptyRowsAtStartMiddleEnd) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const std::int32_t n = 500;
+  auto A = from_rows<V, O>(n, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    const bool empty = i < 37 || (i >= 200 && i < 260) || i >= n - 41 || i % 7 == 3;
+    if (!empty)
+      for (std::int32_t k = 0; k < 1 + i % 23; ++k) c.push_back((i * 13 + k * 17) % n);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  this->check_all_variants(A, "empty-rows");
+}
+
+TYPED_TEST(SpmvTest, RowLongerThanAnyTeam) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const std::int32_t n = 6000;
+  auto A = from_rows<V, O>(300, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    const std::int32_t len = i == 150 ? n : (i == 0 ? 2049 : 2 + i % 5);
+    for (std::int32_t k = 0; k < len; ++k) c.push_back(k);
+    return c;
+  });
+  this->check_all_variants(A, "long-row");
+}
+
+TYPED_TEST(SpmvTest, MoreThreadsThanRows) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  auto A = from_rows<V, O>(3, 40, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < 5 + 7 * i; ++k) c.push_back(k);
+    return c;
+  });
+  this->check_all_variants(A, "3-rows");
+}
+
+TYPED_TEST(SpmvTest, DegenerateShapes) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  // 0 x 0, 0 x n, n x 0, 1 x n, n x 1, rectangular both ways, all-zero rows (nnz = 0).
+  this->check_all_variants(from_rows<V, O>(0, 0, [](std::int32_t) { return std::vector<std::int32_t>{}; }), "0x0");
+  this->check_all_variants(from_rows<V, O>(0, 9, [](std::int32_t) { return std::vector<std::int32_t>{}; }), "0x9");
+  this->check_all_variants(from_rows<V, O>(9, 0, [](std::int32_t) { return std::vector<std::int32_t>{}; }), "9x0");
+  this->check_all_variants(from_rows<V, O>(1, 777, [](std::int32_t) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < 777; k += 2) c.push_back(k);
+    return c;
+  }), "1xn");
+  this->check_all_variants(from_rows<V, O>(777, 1, [](std::int32_t i) {
+    return i % 3 ? std::vector<std::int32_t>{0} : std::vector<std::int32_t>{};
+  }), "nx1");
+  this->check_all_variants(pspmv::generate_random<V, O>(50, 1200, 30.0, 3), "wide");
+  this->check_all_variants(pspmv::generate_random<V, O>(1200, 50, 4.0, 5), "tall");
+  this->check_all_variants(from_rows<V, O>(64, 64, [](std::int32_t) { return std::vector<std::int32_t>{}; }), "nnz0");
+}
+
+TYPED_TEST(SpmvTest, AlphaBetaSemantics) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  auto A = pspmv::generate_random<V, O>(700, 700, 6.0, 17);
+  for (auto m : pspmv::all_mappings)
+    for (auto s : pspmv::all_schedules) {
+      pspmv::AnalyzeOptions opt;
+      opt.mapping = m;
+      opt.schedule = s;
+      this->check(A, opt, 0.0, 0.0, "alpha=0,beta=0 (y := 0, NaN must not survive)");
+      this->check(A, opt, 0.0, 3.0, "alpha=0 (only scales y)");
+      this->check(A, opt, 2.0, 1.0, "beta=1");
+      this->check(A, opt, 1.0, -1.0, "beta=-1");
+    }
+}
+
+TYPED_TEST(SpmvTest, SharedMatrices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const std::string dir = shared_matrices_dir();
+  if (dir.empty()) GTEST_SKIP() << "../shared/matrices not found (set PSPMV_MATRICES to its path)";
+  const auto manifest = read_manifest(dir);
+  ASSERT_FALSE(manifest.empty()) << "no rows in " << dir << "/MANIFEST.tsv";
+  for (const auto& m : manifest) {
+    SCOPED_TRACE(m.file);
+    auto A = pspmv::read_matrix_market<V, O>(dir + "/" + m.file);
+    EXPECT_EQ(A.nrows, m.rows);
+    EXPECT_EQ(A.ncols, m.cols);
+    EXPECT_EQ(static_cast<std::int64_t>(A.nnz()), m.expanded_nnz);
+    this->check_all_variants(A, m.file);
+  }
+}
+
+TYPED_TEST(SpmvTest, DimensionAndAliasErrors) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using PlanT = typename TestFixture::PlanT;
+  auto A = pspmv::generate_random<V, O>(40, 30, 3.0, 1);
+  PlanT plan = pspmv::analyze<typename TestFixture::Exec>(A);
+  typename PlanT::vector_type x("x", 30), y("y", 40), bad_x("x", 31), bad_y("y", 39), both("xy", 100);
+  EXPECT_THROW(plan.multiply(1, bad_x, 0, y), pspmv::DimensionError);
+  EXPECT_THROW(plan.multiply(1, x, 0, bad_y), pspmv::DimensionError);
+  try {
+    plan.multiply(1, bad_x, 0, y);
+  } catch (const pspmv::DimensionError& e) {
+    EXPECT_EQ(e.expected(), 30);
+    EXPECT_EQ(e.got(), 31);
+    EXPECT_NE(std::string(e.what()).find("31"), std::string::npos) << e.what();
+  }
+  auto xs = Kokkos::subview(both, std::make_pair(0, 30));
+  auto ys = Kokkos::subview(both, std::make_pair(20, 60));
+  EXPECT_THROW(plan.multiply(1, xs, 0, ys), pspmv::InvalidArgument);
+  EXPECT_TRUE(plan.built_from(A));
+  auto B = pspmv::generate_random<V, O>(40, 30, 3.0, 1);
+  EXPECT_FALSE(plan.built_from(B));
+}
+
+TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  auto A = pspmv::generate_skewed<V, O>(2048);
+  auto plan = pspmv::analyze<Exec>(A);
+  EXPECT_GT(plan.analyze_seconds(), 0.0);
+  EXPECT_EQ(plan.row_stats().nnz, 16 * 2048);
+  EXPECT_EQ(plan.row_stats().max_len, 419);
+  EXPECT_FALSE(plan.reason().empty());
+  // Skewed rows (cv ~ 5.6) get the nnz-balanced schedule by default.
+  EXPECT_EQ(plan.schedule(), pspmv::Schedule::nnz_balanced) << plan.reason();
+  if (pspmv::ExecTraits<Exec>::is_gpu)
+    EXPECT_EQ(plan.mapping(), pspmv::Mapping::team_per_row) << plan.reason();
+  auto E = pspmv::generate_even<V, O>(2048);
+  auto pe = pspmv::analyze<Exec>(E);
+  EXPECT_EQ(pe.schedule(), pspmv::Schedule::static_chunks) << pe.reason();
+  EXPECT_EQ(pe.mapping(), pspmv::Mapping::thread_per_row) << pe.reason();
+  // Forced options are honoured.
+  pspmv::AnalyzeOptions opt;
+  opt.mapping = pspmv::Mapping::team_per_row;
+  opt.schedule = pspmv::Schedule::dynamic_chunks;
+  opt.chunk_size = 64;
+  auto pf = pspmv::analyze<Exec>(E, opt);
+  EXPECT_EQ(pf.mapping(), pspmv::Mapping::team_per_row);
+  EXPECT_EQ(pf.schedule(), pspmv::Schedule::dynamic_chunks);
+  EXPECT_EQ(pf.launch().chunk_rows, 64);
+  opt.vector_length = 3;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.vector_length = 1;
+  opt.team_size = 100000;  // beyond any backend's team: an exception, never a Kokkos::abort
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.team_size = 0;
+  opt.vector_length = 0;
+  opt.format = pspmv::Format::sell;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::Unsupported);
+}
