@@ -33,6 +33,21 @@ struct ExecTraits {
   /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv ~ 5.6,
   /// the even one 0; real FEM matrices sit well below 1).
   static constexpr double cv_balance_threshold = 1.0;
+  /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
+  /// (8 doubles under AVX-512).
+  template <class Value>
+  static constexpr int sell_slice_height() { return simd_lanes<Value>(); }
+  /// Default sorting window sigma = this many slices. 32 slices sort any row-length
+  /// pattern that repeats within 32 rows (the lesson's skewed matrix) into padding 1.00
+  /// while keeping rows near their neighbours, so x locality survives
+  /// (Kreutzer et al. 2014 recommend sigma a small multiple of C).
+  static constexpr int sell_sigma_slices = 32;
+  /// The automatic format choice takes SELL only if its bytes stay within this factor of
+  /// the CSR bytes (the project's memory target: a plan at most 1.1x its CSR).
+  static constexpr double sell_memory_limit = 1.1;
+  /// Whether the automatic format choice considers SELL at all on this space: on the host
+  /// CSR stays the default until measurements show SELL wins there.
+  static constexpr bool prefer_sell = false;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -52,6 +67,14 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Schedule<>); kept for reports.
   static constexpr int target_chunks = 2000;
   static constexpr double cv_balance_threshold = 1.0;
+  /// SELL slice height = a warp: lane r of a warp holds row r of a slice (Kreutzer et al. 2014).
+  template <class Value>
+  static constexpr int sell_slice_height() { return warp_size; }
+  static constexpr int sell_sigma_slices = 32;
+  static constexpr double sell_memory_limit = 1.1;
+  /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
+  /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
+  static constexpr bool prefer_sell = true;
 };
 #endif
 

@@ -47,11 +47,34 @@ class SpmvTest : public ::testing::Test {
         << what << " [" << plan.describe() << "] alpha=" << alpha << " beta=" << beta;
   }
 
-  /// Every mapping x schedule, each with a few launch shapes, alpha/beta cases included.
+  /// Every format x mapping x schedule, each with a few launch shapes, alpha/beta cases
+  /// included; SELL with C in {4, 8, 16, 32} and sigma in {1, C, 8C, all rows}.
   static void check_all_variants(const Host& A, const std::string& what) {
     for (auto m : pspmv::all_mappings) {
       for (auto s : pspmv::all_schedules) {
+        for (int C : {4, 8, 16, 32}) {
+          for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{8} * C, std::int64_t{A.nrows} + 1}) {
+            pspmv::AnalyzeOptions opt;
+            opt.format = pspmv::Format::sell;
+            opt.slice_height = C;
+            opt.sigma = sigma;
+            opt.mapping = m;
+            opt.schedule = s;
+            const std::string tag = what + " sell C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " " +
+                                    pspmv::to_string(m) + "/" + pspmv::to_string(s);
+            check(A, opt, 1.5, 0.0, tag);
+            if (sigma == 8 * C) check(A, opt, -0.5, 2.0, tag);
+            if (C == 8 && sigma == 8 * C) {
+              opt.chunk_size = 3;
+              opt.vector_length = 4;
+              opt.team_size = Exec().concurrency() >= 2 ? 2 : 1;
+              opt.num_blocks = 5;
+              check(A, opt, 1.5, 0.0, tag + " small-chunks");
+            }
+          }
+        }
         pspmv::AnalyzeOptions opt;
+        opt.format = pspmv::Format::csr;
         opt.mapping = m;
         opt.schedule = s;
         const std::string tag = what + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s);
@@ -252,8 +275,11 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   EXPECT_FALSE(plan.reason().empty());
   // Skewed rows (cv ~ 5.6) get the nnz-balanced schedule by default.
   EXPECT_EQ(plan.schedule(), pspmv::Schedule::nnz_balanced) << plan.reason();
-  if (pspmv::ExecTraits<Exec>::is_gpu)
-    EXPECT_EQ(plan.mapping(), pspmv::Mapping::team_per_row) << plan.reason();
+  // On a GPU sorted SELL-32 pads the skewed matrix by 1.00: it is chosen; on the host, CSR.
+  EXPECT_EQ(plan.format(), pspmv::ExecTraits<Exec>::prefer_sell ? pspmv::Format::sell : pspmv::Format::csr)
+      << plan.reason();
+  EXPECT_LE(static_cast<double>(plan.bytes()), 1.1 * static_cast<double>(plan.csr_bytes()) + 4096);
+  EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row) << plan.reason();
   auto E = pspmv::generate_even<V, O>(2048);
   auto pe = pspmv::analyze<Exec>(E);
   EXPECT_EQ(pe.schedule(), pspmv::Schedule::static_chunks) << pe.reason();
@@ -267,6 +293,18 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   EXPECT_EQ(pf.mapping(), pspmv::Mapping::team_per_row);
   EXPECT_EQ(pf.schedule(), pspmv::Schedule::dynamic_chunks);
   EXPECT_EQ(pf.launch().chunk_rows, 64);
+  // A matrix whose SELL form would exceed the memory limit keeps CSR when the format is
+  // left to the analyzer: one very long row per window pads a whole slice.
+  auto R = from_rows<V, O>(4096, 4096, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < (i % 1024 == 0 ? 2000 : 2); ++k) c.push_back(k);
+    return c;
+  });
+  pspmv::AnalyzeOptions limit;
+  limit.sell_memory_limit = 1.1;
+  auto pr = pspmv::analyze<Exec>(R, limit);
+  if (pspmv::ExecTraits<Exec>::prefer_sell) EXPECT_NE(pr.reason().find("keeping CSR"), std::string::npos) << pr.reason();
+  EXPECT_EQ(pr.format(), pspmv::Format::csr) << pr.reason();
   opt.vector_length = 3;
   EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
   opt.vector_length = 1;
@@ -275,5 +313,73 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   opt.team_size = 0;
   opt.vector_length = 0;
   opt.format = pspmv::Format::sell;
-  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::Unsupported);
+  opt.slice_height = 12;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.slice_height = 8;
+  opt.sigma = -1;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+}
+
+TYPED_TEST(SpmvTest, SellRowsLandWhereTheyBelong) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  // Distinct row lengths in scrambled order: sorting moves almost every row.
+  const std::int32_t n = 1000;
+  auto A = from_rows<V, O>(n, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    const std::int32_t len = (i * 37) % 61;
+    for (std::int32_t k = 0; k < len; ++k) c.push_back((i + 7 * k) % n);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  for (int C : {4, 8, 16, 32, 64}) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = pspmv::Format::sell;
+    opt.slice_height = C;
+    opt.sigma = n;
+    this->check(A, opt, 1.0, 0.0, "caller order, C=" + std::to_string(C));
+    // keep_permuted: y(p) holds row perm(p).
+    opt.keep_permuted = true;
+    auto plan = pspmv::analyze<Exec>(A, opt);
+    EXPECT_GT(plan.padding_ratio(), 1.0);
+    typename TestFixture::PlanT::vector_type x("x", n), y("y", n);
+    Kokkos::deep_copy(x, V(1));
+    plan.multiply(V(1), x, V(0), y);
+    auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.permutation());
+    std::vector<bool> seen(n, false);
+    for (std::int32_t p = 0; p < n; ++p) {
+      const std::int32_t i = hp(p);
+      ASSERT_TRUE(i >= 0 && i < n && !seen[i]) << "perm is not a permutation at " << p;
+      seen[i] = true;
+      double want = 0;
+      for (auto k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) want += static_cast<double>(A.values(k));
+      const double len = static_cast<double>(A.row_ptr(i + 1) - A.row_ptr(i));
+      ASSERT_NEAR(static_cast<double>(hy(p)), want, 8 * std::numeric_limits<V>::epsilon() * (len + 1) * (std::fabs(want) + len))
+          << "permuted position " << p << " (row " << i << ", length " << len << ")";
+      if (p > 0 && (p % C) != 0) {  // sorted within the window: lengths non-increasing
+        const auto prev = hp(p - 1);
+        EXPECT_GE(A.row_ptr(prev + 1) - A.row_ptr(prev), A.row_ptr(i + 1) - A.row_ptr(i));
+      }
+    }
+  }
+}
+
+TEST(SellShape, LessonSkewedPaddingAndLaneSlots) {
+  auto S = pspmv::generate_skewed<float, std::int64_t>(524288);
+  auto sorted = pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 524288);
+  EXPECT_EQ(sorted.stored, 8388608);
+  EXPECT_NEAR(sorted.padding, 1.00, 1e-12);
+  auto unsorted = pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 1);
+  EXPECT_EQ(unsorted.stored, 219676672);
+  EXPECT_NEAR(unsorted.padding, 26.19, 0.005);
+  // The built matrix agrees with the shape.
+  auto small = pspmv::generate_skewed<double, std::int64_t>(4096);
+  for (std::int64_t sigma : {1, 32, 256, 4096}) {
+    auto M = pspmv::csr_to_sell(small, 32, sigma);
+    EXPECT_EQ(M.stored(), pspmv::sell_shape(small.row_ptr.data(), small.nrows, 32, sigma).stored);
+    EXPECT_EQ(M.nnz, small.nnz());
+  }
 }

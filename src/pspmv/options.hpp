@@ -13,7 +13,11 @@ namespace pspmv {
 
 /// Options of analyze(). Zero / empty means "let analyze() choose".
 struct AnalyzeOptions {
-  Format format = Format::csr;           ///< internal storage format
+  std::optional<Format> format;          ///< force csr or sell; empty: chosen (SELL on a GPU when it fits the memory limit)
+  int slice_height = 0;                  ///< SELL C (4, 8, 16, 32, 64); 0: ExecTraits (32 on CUDA, SIMD lanes on a CPU)
+  std::int64_t sigma = 0;                ///< SELL sorting window in rows (1: none); 0: ExecTraits::sell_sigma_slices * C
+  bool keep_permuted = false;            ///< SELL: write y in the plan's permuted row order (see Plan::permutation())
+  double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits (1.1)
   std::optional<Mapping> mapping;        ///< force thread_per_row or team_per_row
   std::optional<Schedule> schedule;      ///< force a schedule
   std::int64_t chunk_size = 0;           ///< rows per scheduling chunk (static/dynamic); 0: rows / target_chunks
@@ -34,6 +38,9 @@ struct LaunchParams {
   std::int64_t league_size = 0;    ///< teams launched (team_per_row)
   std::int64_t num_blocks = 0;     ///< blocks of the nnz partition (nnz_balanced)
   int concurrency = 1;             ///< ExecSpace().concurrency() at analyze time
+  int slice_height = 0;            ///< SELL C (0 for CSR)
+  std::int64_t sigma = 0;          ///< SELL sorting window (0 for CSR)
+  std::int32_t slices_per_team = 0;  ///< SELL slice-per-team, static/dynamic
 };
 
 }  // namespace pspmv

@@ -25,9 +25,11 @@
 #include "pspmv/csr_matrix.hpp"
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/detail/launch_params.hpp"
+#include "pspmv/detail/sell_kernels.hpp"
 #include "pspmv/errors.hpp"
 #include "pspmv/options.hpp"
 #include "pspmv/row_stats.hpp"
+#include "pspmv/sell_matrix.hpp"
 #include "pspmv/types.hpp"
 
 namespace pspmv {
@@ -44,12 +46,13 @@ class Plan {
   using value_type = Value;
   using offset_type = Offset;
   using matrix_type = CsrMatrix<Value, Offset, std::int32_t, memory_space>;
+  using sell_type = SellMatrix<Value, memory_space>;
   using vector_type = Kokkos::View<Value*, memory_space>;
   using const_vector_type = Kokkos::View<const Value*, memory_space>;
 
   /// Analyzes A (validated first) and copies it into ExecSpace's memory. Prefer analyze().
   /// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument for
-  ///         options out of range; Unsupported for a format this build cannot serve.
+  ///         options out of range (SELL: C not in {4, 8, 16, 32, 64}, sigma < 1).
   explicit Plan(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {});
 
   /// y = alpha * A * x + beta * y, with BLAS semantics: beta == 0 overwrites y without
@@ -60,10 +63,10 @@ class Plan {
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
 
-  std::int32_t nrows() const { return A_.nrows; }
-  std::int32_t ncols() const { return A_.ncols; }
-  std::int64_t nnz() const { return static_cast<std::int64_t>(A_.nnz()); }
-  Format format() const { return Format::csr; }
+  std::int32_t nrows() const { return nrows_; }
+  std::int32_t ncols() const { return ncols_; }
+  std::int64_t nnz() const { return nnz_; }
+  Format format() const { return format_; }
   Mapping mapping() const { return choice_.mapping; }
   Schedule schedule() const { return choice_.schedule; }
   const LaunchParams& launch() const { return choice_.launch; }
@@ -73,13 +76,22 @@ class Plan {
   const LaneSlots& lane_slots() const { return lane_slots_; }
   /// Wall time of the analysis (validation, statistics, partition, device copy), seconds.
   double analyze_seconds() const { return analyze_seconds_; }
-  /// The plan's own copy of the matrix, in memory_space.
+  /// The plan's own CSR copy of the matrix, in memory_space (empty when format() is sell).
   const matrix_type& matrix() const { return A_; }
+  /// The plan's own SELL-C-sigma copy (empty when format() is csr).
+  const sell_type& sell() const { return S_; }
+  /// SELL: perm(p) = caller's row held at the plan's row position p (empty for CSR). With
+  /// keep_permuted, y(p) holds row perm(p) of A x.
+  Kokkos::View<const std::int32_t*, memory_space> permutation() const { return S_.perm; }
+  /// Stored entries over nnz: the SELL padding ratio (1 for CSR).
+  double padding_ratio() const { return format_ == Format::sell ? S_.padding_ratio() : 1.0; }
+  /// Bytes of the CSR the plan was built from (row_ptr, col_idx, values).
+  std::size_t csr_bytes() const { return csr_bytes_; }
   /// Device bytes the plan holds (matrix copy and partition).
-  std::size_t bytes() const { return A_.bytes() + partition_.extent(0) * sizeof(std::int32_t); }
+  std::size_t bytes() const { return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t); }
   /// Whether this plan was built from A: same dimensions, nnz and row_ptr storage.
   bool built_from(const HostCsr<Value, Offset>& A) const {
-    return A.nrows == A_.nrows && A.ncols == A_.ncols && A.nnz() == A_.nnz() &&
+    return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_ &&
            A.row_ptr.data() == source_row_ptr_;
   }
   /// One line: format, mapping, schedule and launch sizes.
@@ -87,6 +99,12 @@ class Plan {
 
  private:
   matrix_type A_;
+  sell_type S_;
+  Format format_ = Format::csr;
+  std::int32_t nrows_ = 0, ncols_ = 0;
+  std::int64_t nnz_ = 0;
+  std::size_t csr_bytes_ = 0;
+  bool keep_permuted_ = false;
   Kokkos::View<std::int32_t*, memory_space> partition_;
   detail::LaunchChoice choice_;
   RowStats stats_;
@@ -106,19 +124,54 @@ Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A,
 
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options) {
+  using Traits = ExecTraits<ExecSpace>;
   const auto t0 = std::chrono::steady_clock::now();
-  if (options.format != Format::csr)
-    throw Unsupported("format '" + to_string(options.format) + "' is not available in this build yet");
   validate(A);
+  nrows_ = A.nrows;
+  ncols_ = A.ncols;
+  nnz_ = static_cast<std::int64_t>(A.nnz());
+  csr_bytes_ = A.bytes();
+  keep_permuted_ = options.keep_permuted;
   stats_ = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
-  lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, ExecTraits<ExecSpace>::model_lane_width);
-  choice_ = detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, options);
+  lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, Traits::model_lane_width);
+
+  // Format: forced, or SELL where this space prefers it and it fits the memory limit.
+  if (options.sigma < 0 || options.slice_height < 0)
+    throw InvalidArgument("AnalyzeOptions: SELL sigma and slice_height must be >= 0 (0 = choose), got sigma = " +
+                          std::to_string(options.sigma) + ", slice_height = " + std::to_string(options.slice_height));
+  const int C = options.slice_height > 0 ? options.slice_height : Traits::template sell_slice_height<Value>();
+  const std::int64_t sigma = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(options.sigma > 0 ? options.sigma : std::int64_t{Traits::sell_sigma_slices} * C,
+                                std::max<std::int32_t>(1, A.nrows)));
+  std::string format_reason;
+  if (options.format) {
+    format_ = *options.format;
+    format_reason = "format forced";
+  } else if (Traits::prefer_sell) {
+    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma);
+    const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
+    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
+    format_ = ratio <= limit ? Format::sell : Format::csr;
+    format_reason = "SELL-" + std::to_string(C) + "-" + std::to_string(sigma) + " would take " +
+                    std::to_string(ratio).substr(0, 5) + "x the CSR bytes (padding " +
+                    std::to_string(shape.padding).substr(0, 5) + ") " + (ratio <= limit ? "<= " : "> ") +
+                    std::to_string(limit).substr(0, 4) + (ratio <= limit ? ": SELL" : ": keeping CSR");
+  } else {
+    format_ = Format::csr;
+    format_reason = "host default: CSR";
+  }
+  if (format_ == Format::sell) check_sell_parameters(C, sigma);
+  choice_ = detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, options, format_, format_ == Format::sell ? C : 0);
+  choice_.reason = format_reason + "; " + choice_.reason;
   if (choice_.mapping == Mapping::team_per_row) {
     // Ask Kokkos for the largest team it can launch, so that a bad request is an
     // exception here rather than a Kokkos::abort inside multiply().
-    const detail::CsrTeamPerRow<ExecSpace, Value, Offset> probe{};
-    const int max_team = Kokkos::TeamPolicy<ExecSpace, detail::RowsTag>(1, 1, choice_.launch.vector_length)
-                             .team_size_max(probe, Kokkos::ParallelForTag());
+    const int max_team =
+        format_ == Format::sell
+            ? Kokkos::TeamPolicy<ExecSpace, detail::RowsTag>(1, 1, choice_.launch.vector_length)
+                  .team_size_max(detail::SellSlicePerTeam<ExecSpace, Value>{}, Kokkos::ParallelForTag())
+            : Kokkos::TeamPolicy<ExecSpace, detail::RowsTag>(1, 1, choice_.launch.vector_length)
+                  .team_size_max(detail::CsrTeamPerRow<ExecSpace, Value, Offset>{}, Kokkos::ParallelForTag());
     if (choice_.launch.team_size > max_team) {
       if (options.team_size > 0)
         throw InvalidArgument("team_size " + std::to_string(choice_.launch.team_size) + " exceeds the maximum " +
@@ -127,14 +180,32 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
       choice_.launch.team_size = max_team;
     }
   }
-  if (choice_.schedule == Schedule::nnz_balanced) {
-    auto h_part = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
-        "pspmv::partition", static_cast<std::size_t>(choice_.launch.num_blocks) + 1);
-    detail::nnz_partition(A.row_ptr.data(), A.nrows, choice_.launch.num_blocks, h_part.data());
-    partition_ = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h_part.extent(0));
-    Kokkos::deep_copy(partition_, h_part);
+  if (format_ == Format::sell) {
+    const auto h = csr_to_sell(A, C, sigma);
+    choice_.launch.sigma = h.sigma;
+    if (choice_.schedule == Schedule::nnz_balanced) {
+      // Blocks of whole slices with nearly equal stored entries.
+      const std::int64_t nslices = h.nslices();
+      choice_.launch.num_blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(choice_.launch.num_blocks, nslices));
+      if (choice_.mapping == Mapping::team_per_row) choice_.launch.league_size = choice_.launch.num_blocks;
+      auto h_part = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
+          "pspmv::partition", static_cast<std::size_t>(choice_.launch.num_blocks) + 1);
+      detail::nnz_partition(h.slice_ptr.data(), static_cast<std::int32_t>(nslices), choice_.launch.num_blocks,
+                            h_part.data());
+      partition_ = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h_part.extent(0));
+      Kokkos::deep_copy(partition_, h_part);
+    }
+    S_ = copy_to<memory_space>(h);
+  } else {
+    if (choice_.schedule == Schedule::nnz_balanced) {
+      auto h_part = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
+          "pspmv::partition", static_cast<std::size_t>(choice_.launch.num_blocks) + 1);
+      detail::nnz_partition(A.row_ptr.data(), A.nrows, choice_.launch.num_blocks, h_part.data());
+      partition_ = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h_part.extent(0));
+      Kokkos::deep_copy(partition_, h_part);
+    }
+    A_ = copy_to<memory_space>(A);
   }
-  A_ = copy_to<memory_space>(A);
   source_row_ptr_ = A.row_ptr.data();
   ExecSpace().fence();
   analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -143,7 +214,11 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
 template <class ExecSpace, class Value, class Offset>
 std::string Plan<ExecSpace, Value, Offset>::describe() const {
   const LaunchParams& p = choice_.launch;
-  std::string s = "csr " + to_string(choice_.mapping) + " " + to_string(choice_.schedule);
+  std::string s = format_ == Format::sell
+                      ? "sell C=" + std::to_string(p.slice_height) + " sigma=" + std::to_string(p.sigma) +
+                            " padding=" + std::to_string(S_.padding_ratio()).substr(0, 5) + " "
+                      : std::string("csr ");
+  s += to_string(choice_.mapping) + " " + to_string(choice_.schedule);
   if (choice_.mapping == Mapping::team_per_row)
     s += " team_size=" + std::to_string(p.team_size) + " vector_length=" + std::to_string(p.vector_length) +
          " league=" + std::to_string(p.league_size);
@@ -152,18 +227,19 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
   else
     s += " chunk_rows=" + std::to_string(p.chunk_rows);
   if (choice_.mapping == Mapping::team_per_row && choice_.schedule != Schedule::nnz_balanced)
-    s += " rows_per_team=" + std::to_string(p.rows_per_team);
+    s += format_ == Format::sell ? " slices_per_team=" + std::to_string(p.slices_per_team)
+                                 : " rows_per_team=" + std::to_string(p.rows_per_team);
   return s;
 }
 
 template <class ExecSpace, class Value, class Offset>
 void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_type& x, Value beta,
                                              const vector_type& y) const {
-  if (static_cast<std::int64_t>(x.extent(0)) != A_.ncols)
-    throw DimensionError("multiply: length of x (= ncols of A)", A_.ncols, static_cast<std::int64_t>(x.extent(0)));
-  if (static_cast<std::int64_t>(y.extent(0)) != A_.nrows)
-    throw DimensionError("multiply: length of y (= nrows of A)", A_.nrows, static_cast<std::int64_t>(y.extent(0)));
-  if (A_.nrows == 0) return;
+  if (static_cast<std::int64_t>(x.extent(0)) != ncols_)
+    throw DimensionError("multiply: length of x (= ncols of A)", ncols_, static_cast<std::int64_t>(x.extent(0)));
+  if (static_cast<std::int64_t>(y.extent(0)) != nrows_)
+    throw DimensionError("multiply: length of y (= nrows of A)", nrows_, static_cast<std::int64_t>(y.extent(0)));
+  if (nrows_ == 0) return;
   {
     const Value* xb = x.data();
     const Value* yb = y.data();
@@ -174,9 +250,79 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
   using Dynamic = Kokkos::Schedule<Kokkos::Dynamic>;
   const LaunchParams& p = choice_.launch;
 
-  if (alpha == Value(0) || A_.nnz() == 0) {
-    Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(0, A_.nrows),
+  if (alpha == Value(0) || nnz_ == 0) {
+    Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(0, nrows_),
                          detail::ScaleY<ExecSpace, Value>{y, beta});
+    return;
+  }
+  const int chunk = static_cast<int>(p.chunk_size);
+  if (format_ == Format::sell) {
+    auto fill_sell = [&](auto& f) {
+      f.slice_ptr = S_.slice_ptr;
+      f.row_len = S_.row_len;
+      f.perm = S_.perm;
+      f.col_idx = S_.col_idx;
+      f.values = S_.values;
+      f.x = x;
+      f.y = y;
+      f.partition = partition_;
+      f.alpha = alpha;
+      f.beta = beta;
+      f.nrows = nrows_;
+      f.nslices = static_cast<std::int32_t>(S_.nslices());
+      int log2_c = 0;
+      while ((1 << log2_c) < S_.slice_height) ++log2_c;
+      f.log2_c = log2_c;
+      f.permuted_output = keep_permuted_;
+    };
+    if (choice_.mapping == Mapping::thread_per_row) {
+      detail::SellRowPerThread<ExecSpace, Value> f;
+      fill_sell(f);
+      switch (choice_.schedule) {
+        case Schedule::static_chunks: {
+          Kokkos::RangePolicy<ExecSpace, Static, detail::RowsTag> policy(0, nrows_);
+          policy.set_chunk_size(chunk);
+          Kokkos::parallel_for("pspmv::sell_row_per_thread::static_chunks", policy, f);
+          break;
+        }
+        case Schedule::dynamic_chunks: {
+          Kokkos::RangePolicy<ExecSpace, Dynamic, detail::RowsTag> policy(0, nrows_);
+          policy.set_chunk_size(chunk);
+          Kokkos::parallel_for("pspmv::sell_row_per_thread::dynamic_chunks", policy, f);
+          break;
+        }
+        case Schedule::nnz_balanced: {
+          Kokkos::RangePolicy<ExecSpace, Static, detail::BlocksTag> policy(0, p.num_blocks);
+          policy.set_chunk_size(1);
+          Kokkos::parallel_for("pspmv::sell_row_per_thread::nnz_balanced", policy, f);
+          break;
+        }
+      }
+    } else {
+      detail::SellSlicePerTeam<ExecSpace, Value> f;
+      fill_sell(f);
+      f.slices_per_team = p.slices_per_team;
+      switch (choice_.schedule) {
+        case Schedule::static_chunks: {
+          Kokkos::TeamPolicy<ExecSpace, Static, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
+          policy.set_chunk_size(chunk);
+          Kokkos::parallel_for("pspmv::sell_slice_per_team::static_chunks", policy, f);
+          break;
+        }
+        case Schedule::dynamic_chunks: {
+          Kokkos::TeamPolicy<ExecSpace, Dynamic, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
+          policy.set_chunk_size(chunk);
+          Kokkos::parallel_for("pspmv::sell_slice_per_team::dynamic_chunks", policy, f);
+          break;
+        }
+        case Schedule::nnz_balanced: {
+          Kokkos::TeamPolicy<ExecSpace, Static, detail::BlocksTag> policy(p.league_size, p.team_size, p.vector_length);
+          policy.set_chunk_size(1);
+          Kokkos::parallel_for("pspmv::sell_slice_per_team::nnz_balanced", policy, f);
+          break;
+        }
+      }
+    }
     return;
   }
 
@@ -190,19 +336,18 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
     f.alpha = alpha;
     f.beta = beta;
   };
-  const int chunk = static_cast<int>(p.chunk_size);
   if (choice_.mapping == Mapping::thread_per_row) {
     detail::CsrThreadPerRow<ExecSpace, Value, Offset> f;
     fill(f);
     switch (choice_.schedule) {
       case Schedule::static_chunks: {
-        Kokkos::RangePolicy<ExecSpace, Static, detail::RowsTag> policy(0, A_.nrows);
+        Kokkos::RangePolicy<ExecSpace, Static, detail::RowsTag> policy(0, nrows_);
         policy.set_chunk_size(chunk);
         Kokkos::parallel_for("pspmv::csr_thread_per_row::static_chunks", policy, f);
         break;
       }
       case Schedule::dynamic_chunks: {
-        Kokkos::RangePolicy<ExecSpace, Dynamic, detail::RowsTag> policy(0, A_.nrows);
+        Kokkos::RangePolicy<ExecSpace, Dynamic, detail::RowsTag> policy(0, nrows_);
         policy.set_chunk_size(chunk);
         Kokkos::parallel_for("pspmv::csr_thread_per_row::dynamic_chunks", policy, f);
         break;
@@ -217,7 +362,7 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
   } else {
     detail::CsrTeamPerRow<ExecSpace, Value, Offset> f;
     fill(f);
-    f.nrows = A_.nrows;
+    f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
     switch (choice_.schedule) {
       case Schedule::static_chunks: {

@@ -9,4 +9,5 @@
 #include "pspmv/options.hpp"
 #include "pspmv/plan.hpp"
 #include "pspmv/row_stats.hpp"
+#include "pspmv/sell_matrix.hpp"
 #include "pspmv/types.hpp"

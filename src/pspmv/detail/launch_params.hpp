@@ -29,16 +29,22 @@ inline std::string percent(double share) {
   return std::to_string(static_cast<int>(share * 100.0 + 0.5)) + "%";
 }
 
+/// Mapping, schedule and launch sizes for `format` (SELL: slice height `slice_height`).
 template <class ExecSpace, class Value>
-LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const AnalyzeOptions& o) {
+LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const AnalyzeOptions& o,
+                           Format format = Format::csr, int slice_height = 0) {
   using Traits = ExecTraits<ExecSpace>;
   LaunchChoice c;
   LaunchParams& p = c.launch;
   const std::int64_t nrows = s.nrows;
+  const bool sell = format == Format::sell;
 
   if (o.mapping) {
     c.mapping = *o.mapping;
     c.reason = "mapping forced";
+  } else if (sell) {
+    c.mapping = Mapping::thread_per_row;
+    c.reason = "SELL: row per thread (lane r of a slice holds row r)";
   } else if (Traits::is_gpu) {
     // The lane-slot model: fewer slots means fewer idle lanes per useful multiply-add.
     c.mapping = ls.team_per_row < ls.thread_per_row ? Mapping::team_per_row : Mapping::thread_per_row;
@@ -71,6 +77,12 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Analyze
   p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
   p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
   p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
+  if (sell) {
+    p.slice_height = slice_height;
+    // Chunks of whole slices; on a GPU the lanes of a team walk one slice's rows.
+    p.chunk_rows = (p.chunk_rows + slice_height - 1) / slice_height * slice_height;
+    if (o.vector_length == 0 && Traits::is_gpu) p.vector_length = std::min(slice_height, 32);
+  }
   if (!is_power_of_two(p.vector_length))
     throw InvalidArgument("vector_length must be a power of two, got " + std::to_string(p.vector_length));
   if (Traits::is_gpu && p.vector_length > 32)
@@ -79,7 +91,15 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Analyze
   if (Traits::is_gpu && p.team_size * p.vector_length > 1024)
     throw InvalidArgument("team_size * vector_length = " + std::to_string(p.team_size * p.vector_length) +
                           " exceeds 1024 threads per CUDA block");
-  if (c.mapping == Mapping::team_per_row) {
+  const std::int64_t nslices = sell ? (nrows + slice_height - 1) / slice_height : 0;
+  if (sell && c.mapping == Mapping::team_per_row) {
+    p.slices_per_team = static_cast<std::int32_t>(
+        o.rows_per_team > 0 ? std::max<std::int64_t>(1, o.rows_per_team / slice_height)
+                            : (Traits::is_gpu ? p.team_size : std::max<std::int64_t>(1, p.chunk_rows / slice_height)));
+    p.rows_per_team = p.slices_per_team * slice_height;
+    p.league_size = (nslices + p.slices_per_team - 1) / p.slices_per_team;
+    p.chunk_size = 1;
+  } else if (c.mapping == Mapping::team_per_row) {
     p.rows_per_team = static_cast<std::int32_t>(
         o.rows_per_team > 0 ? o.rows_per_team
                             : (Traits::is_gpu ? p.team_size : std::min<std::int64_t>(p.chunk_rows, INT32_MAX)));

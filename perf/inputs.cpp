@@ -1,0 +1,82 @@
+#include "inputs.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+namespace pspmv_cli {
+
+const char* const gen_spec_help =
+    "even[:ROWS] | skewed[:ROWS] (the lesson's pair, 16 nnz/row on average, default 524288 rows) | "
+    "random:ROWS[:MEAN[:SEED]] | tile:FILE:COPIES (block-diagonal copies of a Matrix Market file)";
+
+namespace {
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, sep)) out.push_back(part);
+  return out;
+}
+
+std::int64_t to_int(const std::string& spec, const std::string& field, const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used != text.size() || v < 0) throw std::invalid_argument(text);
+    return v;
+  } catch (const std::exception&) {
+    throw pspmv::InvalidArgument("--gen '" + spec + "': " + field + " must be a non-negative integer, got '" + text + "'");
+  }
+}
+}  // namespace
+
+Input generate(const std::string& spec) {
+  const auto f = split(spec, ':');
+  if (f.empty()) throw pspmv::InvalidArgument("empty --gen spec; expected " + std::string(gen_spec_help));
+  const std::string& kind = f[0];
+  auto rows_at = [&](std::size_t i, std::int64_t def) {
+    const std::int64_t r = f.size() > i ? to_int(spec, "ROWS", f[i]) : def;
+    if (r > INT32_MAX) throw pspmv::InvalidArgument("--gen '" + spec + "': ROWS must be below 2^31");
+    return static_cast<std::int32_t>(r);
+  };
+  Input in;
+  in.source = "generated";
+  if (kind == "even" && f.size() <= 2) {
+    in.A = pspmv::generate_even<double, std::int64_t>(rows_at(1, 524288));
+    in.name = "even:" + std::to_string(in.A.nrows);
+  } else if (kind == "skewed" && f.size() <= 2) {
+    in.A = pspmv::generate_skewed<double, std::int64_t>(rows_at(1, 524288));
+    in.name = "skewed:" + std::to_string(in.A.nrows);
+  } else if (kind == "random" && f.size() >= 2 && f.size() <= 4) {
+    const std::int32_t rows = rows_at(1, 0);
+    const double mean = f.size() > 2 ? static_cast<double>(to_int(spec, "MEAN", f[2])) : 16.0;
+    const std::uint64_t seed = f.size() > 3 ? static_cast<std::uint64_t>(to_int(spec, "SEED", f[3])) : 1;
+    in.A = pspmv::generate_random<double, std::int64_t>(rows, rows, mean, seed);
+    in.name = spec;
+  } else if (kind == "tile" && f.size() == 3) {
+    auto base = load_file(f[1]);
+    in.A = pspmv::generate_tiled<double, std::int64_t>(base.A, to_int(spec, "COPIES", f[2]));
+    in.name = "tile:" + base.name + ":" + f[2];
+    in.source = f[1];
+  } else {
+    throw pspmv::InvalidArgument("unknown --gen spec '" + spec + "'; expected " + gen_spec_help);
+  }
+  return in;
+}
+
+Input load_file(const std::string& path) {
+  Input in;
+  in.A = pspmv::read_matrix_market<double, std::int64_t>(path);
+  in.name = std::filesystem::path(path).stem().string();
+  in.source = path;
+  return in;
+}
+
+std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs) {
+  std::vector<Input> out;
+  for (const auto& p : files) out.push_back(load_file(p));
+  for (const auto& s : specs) out.push_back(generate(s));
+  return out;
+}
+
+}  // namespace pspmv_cli

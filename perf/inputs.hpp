@@ -1,0 +1,32 @@
+#pragma once
+// Inputs of the pspmv tool: Matrix Market files and generator specs.
+#include <string>
+#include <vector>
+
+#include "pspmv/pspmv.hpp"
+
+namespace pspmv_cli {
+
+/// One matrix of a run, kept on the host in double precision with 64-bit offsets;
+/// each measurement converts it to the precision and offset width it needs.
+struct Input {
+  std::string name;    ///< file stem or generator spec
+  std::string source;  ///< path, or "generated"
+  pspmv::HostCsr<double, std::int64_t> A;
+};
+
+/// Generator specs: even[:ROWS], skewed[:ROWS] (the lesson's pair, default 524288 rows),
+/// random:ROWS[:MEAN[:SEED]], tile:FILE:COPIES (block-diagonal copies of a file).
+/// @throws pspmv::InvalidArgument for an unknown or malformed spec.
+Input generate(const std::string& spec);
+
+/// Reads a Matrix Market file. @throws pspmv::ParseError, pspmv::Unsupported, pspmv::Error.
+Input load_file(const std::string& path);
+
+/// Files first, then specs, in the order given.
+std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs);
+
+/// Text of the help for generator specs.
+extern const char* const gen_spec_help;
+
+}  // namespace pspmv_cli

@@ -1,0 +1,269 @@
+// pspmv: the command-line tool. `pspmv info | gen | bench`; see `pspmv --help`.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+#include "bench.hpp"
+#include "inputs.hpp"
+#include "peers/kokkos_kernels.hpp"
+
+#ifndef PSPMV_BUILD_COMMIT
+#define PSPMV_BUILD_COMMIT "unknown"
+#endif
+
+namespace {
+
+using pspmv_cli::Input;
+
+std::string machine_description() {
+  char host[256] = {0};
+  ::gethostname(host, sizeof(host) - 1);
+  std::string cpu;
+  std::ifstream ci("/proc/cpuinfo");
+  for (std::string line; std::getline(ci, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  return std::string(host) + " | " + cpu + " | " + std::to_string(Kokkos::DefaultHostExecutionSpace().concurrency()) +
+         " host threads";
+}
+
+std::string kokkos_configuration() {
+  std::ostringstream os;
+  Kokkos::DefaultExecutionSpace().print_configuration(os, false);
+  return os.str();
+}
+
+nlohmann::json info_json(const Input& in, int lane_width) {
+  const auto& A = in.A;
+  const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
+  nlohmann::json hist = nlohmann::json::array();
+  for (std::size_t b = 0; b < s.histogram.size(); ++b)
+    hist.push_back({{"lengths", pspmv::RowStats::bucket_label(b)}, {"rows", s.histogram[b]}});
+  return {{"matrix", in.name},
+          {"source", in.source},
+          {"rows", s.nrows},
+          {"cols", s.ncols},
+          {"nnz", s.nnz},
+          {"row_length", {{"min", s.min_len}, {"max", s.max_len}, {"mean", s.mean}, {"stddev", s.stddev}, {"cv", s.cv}}},
+          {"empty_rows", s.empty_rows},
+          {"histogram", hist},
+          {"lane_slots",
+           {{"lane_width", ls.lane_width},
+            {"thread_per_row", ls.thread_per_row},
+            {"thread_per_row_useful", ls.useful_thread_per_row},
+            {"team_per_row", ls.team_per_row},
+            {"team_per_row_useful", ls.useful_team_per_row}}}};
+}
+
+void print_info(const nlohmann::json& j) {
+  const auto& rl = j["row_length"];
+  std::cout << fmt::format("{} ({})\n  rows {}  cols {}  nnz {}\n", j["matrix"].get<std::string>(),
+                           j["source"].get<std::string>(), j["rows"].get<long long>(), j["cols"].get<long long>(),
+                           j["nnz"].get<long long>());
+  std::cout << fmt::format("  row length: min {}  max {}  mean {:.3f}  stddev {:.3f}  cv {:.3f}  empty rows {}\n",
+                           rl["min"].get<long long>(), rl["max"].get<long long>(), rl["mean"].get<double>(),
+                           rl["stddev"].get<double>(), rl["cv"].get<double>(), j["empty_rows"].get<long long>());
+  std::cout << "  histogram of row lengths:\n";
+  long long most = 1;
+  for (const auto& h : j["histogram"]) most = std::max(most, h["rows"].get<long long>());
+  for (const auto& h : j["histogram"]) {
+    const long long n = h["rows"].get<long long>();
+    std::cout << fmt::format("    {:>13} {:>12} {}\n", h["lengths"].get<std::string>(), n,
+                             std::string(static_cast<std::size_t>(40.0 * n / most + 0.5), '#'));
+  }
+  const auto& ls = j["lane_slots"];
+  std::cout << fmt::format("  lane-slots at lane width {} (one lane of one {}-wide group on one iteration):\n",
+                           ls["lane_width"].get<int>(), ls["lane_width"].get<int>());
+  std::cout << fmt::format("    {:<16} {:>14} {:>8}\n", "mapping", "lane-slots", "useful");
+  std::cout << fmt::format("    {:<16} {:>14} {:>7.1f}%\n", "thread_per_row", ls["thread_per_row"].get<long long>(),
+                           100 * ls["thread_per_row_useful"].get<double>());
+  std::cout << fmt::format("    {:<16} {:>14} {:>7.1f}%\n", "team_per_row", ls["team_per_row"].get<long long>(),
+                           100 * ls["team_per_row_useful"].get<double>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"pspmv: portable SpMV (CSR, SELL-C-sigma) on Kokkos -- inspect, generate and benchmark sparse matrices"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("pspmv 0.1.0 (") + PSPMV_BUILD_COMMIT + ")");
+
+  // info
+  auto* info = app.add_subcommand("info", "Row statistics, histogram and the lane-slot table, computed on the host");
+  std::vector<std::string> info_files, info_gens;
+  int lane_width = 32;
+  bool info_as_json = false;
+  info->add_option("files", info_files, "Matrix Market files")->check(CLI::ExistingFile);
+  info->add_option("--gen", info_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
+  info->add_option("--lane-width", lane_width, "lanes per group for the lane-slot model")->check(CLI::Range(1, 1024));
+  info->add_flag("--json", info_as_json, "print JSON instead of text");
+  std::string info_format = "csr";
+  int info_slice = 32;
+  std::int64_t info_sigma = 1;
+  info->add_option("--format", info_format, "csr | sell: sell adds the SELL-C-sigma lane-slots and padding report")
+      ->check(CLI::IsMember({"csr", "sell"}));
+  info->add_option("--slice", info_slice, "SELL slice height C (4, 8, 16, 32, 64)");
+  info->add_option("--sigma", info_sigma, "SELL sorting window in rows (1: no sorting)");
+
+  // gen
+  auto* gen = app.add_subcommand("gen", "Generate a matrix and write it as Matrix Market");
+  std::string gen_kind, gen_out;
+  std::int64_t gen_rows = 524288;
+  gen->add_option("kind", gen_kind, "even | skewed | random")->required()->check(CLI::IsMember({"even", "skewed", "random"}));
+  gen->add_option("--rows", gen_rows, "rows (square matrix)")->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
+  gen->add_option("-o,--output", gen_out, "output file (default: standard output)");
+
+  // bench
+  auto* bench = app.add_subcommand("bench", "Measure every variant (mapping x schedule) of each input against a bandwidth floor");
+  std::vector<std::string> bench_files, bench_gens, mappings, schedules, precisions{"f64", "f32"};
+  std::string json_out, csv_out;
+  pspmv_cli::BenchOptions bo;
+  bool no_peers = false, no_auto = false;
+  bench->add_option("files", bench_files, "Matrix Market files")->check(CLI::ExistingFile);
+  bench->add_option("--gen", bench_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
+  std::vector<std::string> formats;
+  bench->add_option("--format", formats, "csr | sell (default: both)");
+  bench->add_option("--slice", bo.base.slice_height, "SELL slice height C (0: 32 on a GPU, SIMD lanes on a CPU)");
+  bench->add_option("--sigma", bo.base.sigma, "SELL sorting window in rows (0: 32 C)");
+  bench->add_option("--mapping", mappings, "thread_per_row | team_per_row (default: both)");
+  bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced (default: all)");
+  bench->add_option("--precision", precisions, "f64 | f32 (default: both)");
+  bench->add_option("--space", bo.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
+  bench->add_option("--reps", bo.reps, "timed repetitions (median and min reported)")->check(CLI::Range(1, 100000));
+  bench->add_option("--warmups", bo.warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
+  bench->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")->check(CLI::NonNegativeNumber);
+  bench->add_option("--team-size", bo.base.team_size, "threads per team (0: chosen)")->check(CLI::NonNegativeNumber);
+  bench->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")->check(CLI::NonNegativeNumber);
+  bench->add_flag("--no-peers", no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
+  bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
+  bench->add_option("--json", json_out, "write JSON records to this file ('-' for standard output)");
+  bench->add_option("--csv", csv_out, "write CSV records to this file ('-' for standard output)");
+
+  CLI11_PARSE(app, argc, argv);
+
+  Kokkos::ScopeGuard guard(argc, argv);
+  try {
+    if (*info) {
+      if (info_files.empty() && info_gens.empty()) throw pspmv::InvalidArgument("info: give a FILE or --gen SPEC");
+      nlohmann::json all = nlohmann::json::array();
+      for (const auto& in : pspmv_cli::gather(info_files, info_gens)) {
+        auto j = info_json(in, lane_width);
+        if (info_format == "sell") {
+          const auto sh = pspmv::sell_shape(in.A.row_ptr.data(), in.A.nrows, info_slice, info_sigma);
+          const double csr64 = static_cast<double>(in.A.nrows + 1) * 8 + static_cast<double>(in.A.nnz()) * 12;
+          const double csr32 = static_cast<double>(in.A.nrows + 1) * 4 + static_cast<double>(in.A.nnz()) * 8;
+          j["sell"] = {{"slice_height", info_slice},
+                       {"sigma", info_sigma},
+                       {"slices", sh.nslices},
+                       {"lane_slots", sh.stored},
+                       {"useful", sh.stored > 0 ? static_cast<double>(in.A.nnz()) / static_cast<double>(sh.stored) : 1.0},
+                       {"padding", sh.padding},
+                       {"bytes_f64", sh.bytes(8, in.A.nrows)},
+                       {"bytes_f32", sh.bytes(4, in.A.nrows)},
+                       {"bytes_vs_csr_f64", static_cast<double>(sh.bytes(8, in.A.nrows)) / csr64},
+                       {"bytes_vs_csr_f32", static_cast<double>(sh.bytes(4, in.A.nrows)) / csr32}};
+        }
+        if (info_as_json) all.push_back(j);
+        else {
+          print_info(j);
+          if (j.contains("sell")) {
+            const auto& sl = j["sell"];
+            std::cout << fmt::format(
+                "  SELL-{}-{}: {} slices, lane-slots {} ({:.1f}% useful), padding {:.2f}\n"
+                "    bytes vs CSR (64-bit row_ptr f64 / 32-bit row_ptr f32): {:.3f} / {:.3f}{}\n",
+                sl["slice_height"].get<int>(), sl["sigma"].get<long long>(), sl["slices"].get<long long>(),
+                sl["lane_slots"].get<long long>(), 100 * sl["useful"].get<double>(), sl["padding"].get<double>(),
+                sl["bytes_vs_csr_f64"].get<double>(), sl["bytes_vs_csr_f32"].get<double>(),
+                sl["bytes_vs_csr_f64"].get<double>() > 1.1 ? "  (over the 1.1x limit: the analyzer keeps CSR)" : "");
+          }
+        }
+      }
+      if (info_as_json) std::cout << all.dump(2) << "\n";
+    } else if (*gen) {
+      Input in = pspmv_cli::generate(gen_kind + ":" + std::to_string(gen_rows));
+      if (gen_out.empty()) {
+        std::cout << "%%MatrixMarket matrix coordinate real general\n"
+                  << in.A.nrows << " " << in.A.ncols << " " << in.A.nnz() << "\n";
+        for (std::int32_t i = 0; i < in.A.nrows; ++i)
+          for (auto k = in.A.row_ptr(i); k < in.A.row_ptr(i + 1); ++k)
+            std::cout << i + 1 << " " << in.A.col_idx(k) + 1 << " " << fmt::format("{:.17g}", in.A.values(k)) << "\n";
+      } else {
+        pspmv::write_matrix_market(gen_out, in.A);
+        std::cerr << fmt::format("wrote {} ({} x {}, nnz {})\n", gen_out, in.A.nrows, in.A.ncols, in.A.nnz());
+      }
+    } else if (*bench) {
+      if (bench_files.empty() && bench_gens.empty()) throw pspmv::InvalidArgument("bench: give FILEs or --gen SPEC");
+      if (!formats.empty()) {
+        bo.formats.clear();
+        for (const auto& f : formats) bo.formats.push_back(pspmv::parse_format(f));
+      }
+      if (!mappings.empty()) {
+        bo.mappings.clear();
+        for (const auto& m : mappings) bo.mappings.push_back(pspmv::parse_mapping(m));
+      }
+      if (!schedules.empty()) {
+        bo.schedules.clear();
+        for (const auto& s : schedules) bo.schedules.push_back(pspmv::parse_schedule(s));
+      }
+      bo.precisions = precisions;
+      bo.peers = !no_peers;
+      bo.include_auto = !no_auto;
+      std::vector<Input> inputs;
+      std::vector<pspmv_cli::Record> records;
+      const auto files_and_gens = pspmv_cli::gather(bench_files, {});
+      inputs = files_and_gens;
+      for (const auto& g : bench_gens) inputs.push_back(pspmv_cli::generate(g));
+      std::cerr << fmt::format("pspmv bench: {} input(s) on {}, {} warm-ups, {} reps\n", inputs.size(),
+                               bo.space == "host" ? Kokkos::DefaultHostExecutionSpace().name()
+                                                  : Kokkos::DefaultExecutionSpace().name(),
+                               bo.warmups, bo.reps);
+      for (const auto& in : inputs) {
+        auto r = pspmv_cli::run_bench(in, bo);
+        records.insert(records.end(), r.begin(), r.end());
+      }
+      const std::string summary = pspmv_cli::lesson_pair_summary(inputs, records);
+      if (json_out != "-" && csv_out != "-") std::cout << pspmv_cli::table(records) << summary;
+      std::string cmd;
+      for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
+      if (!json_out.empty()) {
+        nlohmann::json j;
+        j["command"] = cmd;
+        j["commit"] = PSPMV_BUILD_COMMIT;
+        j["machine"] = machine_description();
+        j["kokkos_configuration"] = kokkos_configuration();
+        j["kokkos_kernels_peer"] = pspmv_peers::kokkos_kernels_available();
+        j["records"] = nlohmann::json::array();
+        for (const auto& r : records) j["records"].push_back(pspmv_cli::to_json(r));
+        if (json_out == "-") std::cout << j.dump(2) << "\n";
+        else pspmv_cli::write_file_atomically(json_out, j.dump(2) + "\n");
+      }
+      if (!csv_out.empty()) {
+        std::string text = pspmv_cli::csv_header();
+        for (const auto& r : records) text += pspmv_cli::to_csv(r);
+        if (csv_out == "-") std::cout << text;
+        else pspmv_cli::write_file_atomically(csv_out, text);
+      }
+      for (const auto& r : records)
+        if (!r.verified) {
+          std::cerr << "pspmv bench: " << r.matrix << " " << r.precision << " " << r.impl << " " << r.variant
+                    << " did not match the reference (max rel err " << r.max_rel_err << ")\n";
+          return 3;
+        }
+    }
+  } catch (const pspmv::Error& e) {
+    std::cerr << "pspmv: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pspmv: unexpected error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,98 @@
+#pragma once
+/// @file sell_kernels.hpp
+/// SELL-C-sigma SpMV kernels, written once as functors templated on the execution space.
+/// Each row stops at its own length (padding is never read). y is written through the
+/// permutation (caller's row order) unless the plan keeps the permuted order.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "pspmv/detail/csr_kernels.hpp"
+
+namespace pspmv {
+namespace detail {
+
+template <class ExecSpace, class Value>
+struct SellViews {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const std::int64_t*, memory_space> slice_ptr;
+  Kokkos::View<const std::int32_t*, memory_space> row_len;
+  Kokkos::View<const std::int32_t*, memory_space> perm;
+  Kokkos::View<const std::int32_t*, memory_space> col_idx;
+  Kokkos::View<const Value*, memory_space> values;
+  Kokkos::View<const Value*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
+  Kokkos::View<Value*, memory_space> y;
+  /// nnz-balanced partition over slices: block b holds slices [partition(b), partition(b + 1)).
+  Kokkos::View<const std::int32_t*, memory_space> partition;
+  Value alpha;
+  Value beta;
+  std::int32_t nrows = 0;
+  std::int32_t nslices = 0;
+  int log2_c = 3;  ///< C = 1 << log2_c
+  bool permuted_output = false;
+
+  /// Row at permuted position p: entry j at slice_ptr(p / C) + j * C + p % C.
+  KOKKOS_INLINE_FUNCTION void row(const std::int32_t p) const {
+    const std::int32_t s = p >> log2_c;
+    const std::int32_t C = 1 << log2_c;
+    const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
+    const std::int32_t len = row_len(p);
+    Value sum = 0;
+    for (std::int32_t j = 0; j < len; ++j) {
+      const std::int64_t k = base + static_cast<std::int64_t>(j) * C;
+      sum += values(k) * x(col_idx(k));
+    }
+    const std::int32_t i = permuted_output ? p : perm(p);
+    y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
+  }
+  KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
+    const std::int32_t first = s << log2_c;
+    const std::int32_t last = first + (1 << log2_c) < nrows ? first + (1 << log2_c) : nrows;
+    for (std::int32_t p = first; p < last; ++p) row(p);
+  }
+};
+
+/// Row-per-thread over SELL: one thread (GPU lane) per row; consecutive threads take
+/// consecutive rows of a slice, so their loads of column j are contiguous (coalesced on a
+/// GPU). RowsTag: one work item per row. BlocksTag: one work item per block of slices.
+template <class ExecSpace, class Value>
+struct SellRowPerThread : SellViews<ExecSpace, Value> {
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
+    const std::int32_t end = this->partition(b + 1);
+    for (std::int32_t s = this->partition(b); s < end; ++s) this->slice(s);
+  }
+};
+
+/// Slice-per-team: the threads of a team take slices (TeamThreadRange), the vector lanes
+/// of a thread walk the C rows of its slice (ThreadVectorRange); on a GPU with vector
+/// length C (<= 32) lane r holds row r and loads column by column are coalesced.
+/// RowsTag: team t takes slices [t * slices_per_team, (t + 1) * slices_per_team).
+/// BlocksTag: team t takes block t of the partition.
+template <class ExecSpace, class Value>
+struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  std::int32_t slices_per_team = 1;
+
+  KOKKOS_INLINE_FUNCTION void slice_lanes(const member_type& team, const std::int32_t s) const {
+    const std::int32_t first = s << this->log2_c;
+    const std::int32_t count = (first + (1 << this->log2_c) < this->nrows ? (1 << this->log2_c) : this->nrows - first);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+    const std::int32_t first = static_cast<std::int32_t>(team.league_rank()) * slices_per_team;
+    const std::int32_t last = first + slices_per_team < this->nslices ? first + slices_per_team : this->nslices;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
+    const std::int32_t first = this->partition(team.league_rank());
+    const std::int32_t last = this->partition(team.league_rank() + 1);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+};
+
+}  // namespace detail
+}  // namespace pspmv

@@ -1,0 +1,190 @@
+#pragma once
+/// @file sell_matrix.hpp
+/// SellMatrix: sliced ELLPACK, SELL-C-sigma (M. Kreutzer, G. Hager, G. Wellein, H. Fehske,
+/// A. R. Bishop, "A unified sparse matrix data format for efficient general sparse
+/// matrix-vector multiplication on modern processors with wide SIMD units", SIAM J. Sci.
+/// Comput. 36(5), C401-C423, 2014). Intel's ESB format (slices of 8 rows stored column by
+/// column with a bit mask over padding) is its C = 8 ancestor.
+///
+/// Layout: rows are sorted by descending length inside each window of `sigma` consecutive
+/// rows (sigma = 1: no sorting), the permutation kept (perm(p) = original row of permuted
+/// position p). Permuted rows are grouped into slices of C rows; slice s stores
+/// C x slice_width(s) entries column by column: entry j of local row r sits at
+/// slice_ptr(s) + j * C + r. Slice offsets are 64-bit (a padded size may pass 2^31 when
+/// nnz does not).
+///
+/// Padding: each row's length is kept (row_len, permuted order) and kernels stop at it,
+/// so padding is stored (column 0, value 0) but never read. The alternative, reading the
+/// padding with a sentinel column and a zero value, changes results when x holds Inf or
+/// NaN (0 * Inf = NaN) and moves the padding's bytes; ESB's bit mask costs a mask per
+/// column. The row-length bound costs 4 bytes per row and keeps CSR's exact semantics.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "pspmv/csr_matrix.hpp"
+#include "pspmv/errors.hpp"
+
+namespace pspmv {
+
+/// A SELL-C-sigma matrix (see the file comment for the layout).
+template <class Value, class MemorySpace = Kokkos::HostSpace>
+struct SellMatrix {
+  using value_type = Value;
+  using memory_space = MemorySpace;
+  std::int32_t nrows = 0, ncols = 0;
+  int slice_height = 8;           ///< C: rows per slice (4, 8, 16, 32 or 64)
+  std::int32_t sigma = 1;         ///< sorting window in rows (1: no sorting)
+  std::int64_t nnz = 0;           ///< real entries (padding excluded)
+  Kokkos::View<std::int64_t*, MemorySpace> slice_ptr;    ///< nslices + 1 offsets into col_idx/values
+  Kokkos::View<std::int32_t*, MemorySpace> slice_width;  ///< nslices: longest row of each slice
+  Kokkos::View<std::int32_t*, MemorySpace> row_len;      ///< nrows, permuted order
+  Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< nrows: original row of permuted position
+  Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size
+  Kokkos::View<Value*, MemorySpace> values;              ///< padded size
+
+  std::int64_t nslices() const { return static_cast<std::int64_t>(slice_width.extent(0)); }
+  /// Stored entries, padding included (= lane-slots of a C-lane slice kernel).
+  std::int64_t stored() const { return static_cast<std::int64_t>(values.extent(0)); }
+  /// stored / nnz (1 when nnz is 0).
+  double padding_ratio() const { return nnz > 0 ? static_cast<double>(stored()) / static_cast<double>(nnz) : 1.0; }
+  std::size_t bytes() const {
+    return slice_ptr.extent(0) * sizeof(std::int64_t) +
+           (slice_width.extent(0) + row_len.extent(0) + perm.extent(0) + col_idx.extent(0)) * sizeof(std::int32_t) +
+           values.extent(0) * sizeof(Value);
+  }
+};
+
+/// Size of a SELL-C-sigma form of a CSR row structure, computed without building it.
+struct SellShape {
+  std::int64_t nslices = 0;
+  std::int64_t stored = 0;  ///< sum over slices of C x slice width (the SELL lane-slots)
+  double padding = 1.0;     ///< stored / nnz
+  /// Bytes of the SELL arrays for a given value size.
+  std::size_t bytes(std::size_t value_size, std::int32_t nrows) const {
+    return static_cast<std::size_t>(nslices + 1) * 8 + static_cast<std::size_t>(nslices) * 4 +
+           static_cast<std::size_t>(nrows) * 8 + static_cast<std::size_t>(stored) * (4 + value_size);
+  }
+};
+
+/// @throws InvalidArgument unless C is 4, 8, 16, 32 or 64 and sigma >= 1.
+inline void check_sell_parameters(int slice_height, std::int64_t sigma) {
+  if (slice_height != 4 && slice_height != 8 && slice_height != 16 && slice_height != 32 && slice_height != 64)
+    throw InvalidArgument("SELL slice height C must be 4, 8, 16, 32 or 64, got " + std::to_string(slice_height));
+  if (sigma < 1) throw InvalidArgument("SELL sorting window sigma must be >= 1, got " + std::to_string(sigma));
+}
+
+namespace detail {
+/// Permutation of rows sorted by descending length within windows of sigma rows (stable).
+template <class Offset>
+std::vector<std::int32_t> sell_permutation(const Offset* row_ptr, std::int32_t nrows, std::int64_t sigma) {
+  std::vector<std::int32_t> perm(static_cast<std::size_t>(nrows));
+  std::iota(perm.begin(), perm.end(), 0);
+  if (sigma <= 1) return perm;
+  auto len = [&](std::int32_t i) { return row_ptr[i + 1] - row_ptr[i]; };
+  for (std::int64_t w = 0; w < nrows; w += sigma) {
+    const std::int64_t e = std::min<std::int64_t>(nrows, w + sigma);
+    std::stable_sort(perm.begin() + w, perm.begin() + e,
+                     [&](std::int32_t a, std::int32_t b) { return len(a) > len(b); });
+  }
+  return perm;
+}
+}  // namespace detail
+
+/// Shape of SELL-C-sigma for a row structure (row_ptr with nrows + 1 entries).
+template <class Offset>
+SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height, std::int64_t sigma) {
+  check_sell_parameters(slice_height, sigma);
+  const auto perm = detail::sell_permutation(row_ptr, nrows, sigma);
+  SellShape s;
+  const std::int64_t C = slice_height;
+  s.nslices = (nrows + C - 1) / C;
+  for (std::int64_t sl = 0; sl < s.nslices; ++sl) {
+    std::int64_t w = 0;
+    for (std::int64_t p = sl * C; p < std::min<std::int64_t>(nrows, (sl + 1) * C); ++p)
+      w = std::max<std::int64_t>(w, row_ptr[perm[p] + 1] - row_ptr[perm[p]]);
+    s.stored += C * w;
+  }
+  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
+  s.padding = nnz > 0 ? static_cast<double>(s.stored) / static_cast<double>(nnz) : 1.0;
+  return s;
+}
+
+/// Converts a validated host CSR matrix to SELL-C-sigma on the host.
+/// @throws InvalidArgument for bad C or sigma.
+template <class Value, class Offset>
+SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A, int slice_height,
+                                                 std::int64_t sigma) {
+  check_sell_parameters(slice_height, sigma);
+  SellMatrix<Value, Kokkos::HostSpace> S;
+  const std::int64_t C = slice_height;
+  const std::int32_t n = A.nrows;
+  S.nrows = n;
+  S.ncols = A.ncols;
+  S.slice_height = slice_height;
+  S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(sigma, std::max<std::int32_t>(1, n)));
+  S.nnz = static_cast<std::int64_t>(A.nnz());
+  const auto perm = detail::sell_permutation(A.row_ptr.data(), n, sigma);
+  const std::int64_t nslices = (n + C - 1) / C;
+  S.perm = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_perm", n);
+  S.row_len = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_row_len", n);
+  S.slice_width = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_slice_width", nslices);
+  S.slice_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_slice_ptr", nslices + 1);
+  for (std::int32_t p = 0; p < n; ++p) {
+    S.perm(p) = perm[p];
+    S.row_len(p) = static_cast<std::int32_t>(A.row_ptr(perm[p] + 1) - A.row_ptr(perm[p]));
+  }
+  for (std::int64_t s = 0; s < nslices; ++s) {
+    std::int32_t w = 0;
+    for (std::int64_t p = s * C; p < std::min<std::int64_t>(n, (s + 1) * C); ++p) w = std::max(w, S.row_len(p));
+    S.slice_width(s) = w;
+    S.slice_ptr(s + 1) = S.slice_ptr(s) + C * w;
+  }
+  const std::int64_t stored = S.slice_ptr(nslices);
+  S.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_col_idx", stored);  // zero: padding
+  S.values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::sell_values", stored);
+  Kokkos::parallel_for(
+      "pspmv::csr_to_sell", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nslices),
+      [&](const std::int64_t s) {
+        for (std::int64_t p = s * C; p < std::min<std::int64_t>(n, (s + 1) * C); ++p) {
+          const std::int64_t r = p - s * C;
+          const Offset b = A.row_ptr(S.perm(p));
+          for (std::int32_t j = 0; j < S.row_len(p); ++j) {
+            S.col_idx(S.slice_ptr(s) + j * C + r) = A.col_idx(b + j);
+            S.values(S.slice_ptr(s) + j * C + r) = A.values(b + j);
+          }
+        }
+      });
+  Kokkos::fence();
+  return S;
+}
+
+/// Deep copy of a SELL matrix into another memory space.
+template <class DstSpace, class Value, class SrcSpace>
+SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
+  SellMatrix<Value, DstSpace> D;
+  D.nrows = S.nrows;
+  D.ncols = S.ncols;
+  D.slice_height = S.slice_height;
+  D.sigma = S.sigma;
+  D.nnz = S.nnz;
+  auto mirror = [](auto& dst, const auto& src, const char* label) {
+    using V = std::decay_t<decltype(dst)>;
+    dst = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.extent(0));
+    Kokkos::deep_copy(dst, src);
+  };
+  mirror(D.slice_ptr, S.slice_ptr, "pspmv::sell_slice_ptr");
+  mirror(D.slice_width, S.slice_width, "pspmv::sell_slice_width");
+  mirror(D.row_len, S.row_len, "pspmv::sell_row_len");
+  mirror(D.perm, S.perm, "pspmv::sell_perm");
+  mirror(D.col_idx, S.col_idx, "pspmv::sell_col_idx");
+  mirror(D.values, S.values, "pspmv::sell_values");
+  return D;
+}
+
+}  // namespace pspmv
