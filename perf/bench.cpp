@@ -13,6 +13,7 @@
 #include <random>
 #include <unistd.h>
 
+#include "peers/cusparse.hpp"
 #include "peers/kokkos_kernels.hpp"
 #include "peers/openmp_plain.hpp"
 
@@ -172,14 +173,13 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
         opt.schedule = s;
         variants.emplace_back(pspmv::to_string(f) + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s), opt);
       }
-  std::unique_ptr<pspmv::Plan<Exec, Value, Offset>> first;
   for (const auto& [label, opt] : variants) {
-    auto plan = std::make_unique<pspmv::Plan<Exec, Value, Offset>>(A, opt);
-    const auto t = measure([&] { plan->multiply(Value(1), x, Value(0), y); });
-    record("pspmv", label, plan->describe(), label == "auto" ? plan->reason() : "", plan->analyze_seconds(), t);
-    if (!first) first = std::move(plan);
+    const pspmv::Plan<Exec, Value, Offset> plan(A, opt);
+    const auto t = measure([&] { plan.multiply(Value(1), x, Value(0), y); });
+    record("pspmv", label, plan.describe(), label == "auto" ? plan.reason() : "", plan.analyze_seconds(), t);
   }
   if (!o.peers) return;
+  const auto dA = pspmv::copy_to<Mem>(A);  // the peers' own CSR copy in Exec's memory
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
     if (pspmv_peers::openmp_available()) {
       const std::int64_t chunk = std::max<std::int64_t>(1, (A.nrows + 1999) / 2000);
@@ -196,11 +196,23 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
       }
     }
   }
-  if (pspmv_peers::kokkos_kernels_available() && first) {
+  if (pspmv_peers::kokkos_kernels_available()) {
     double setup = 0;
-    auto run = pspmv_peers::kokkos_kernels_spmv<Exec, Value, Offset>(first->matrix(), x, y, setup);
+    auto run = pspmv_peers::kokkos_kernels_spmv<Exec, Value, Offset>(dA, x, y, setup);
     if (run) record("kokkos-kernels", "KokkosSparse::spmv", "native kernels, TPLs off", "", setup, measure(run));
   }
+#if defined(PSPMV_HAVE_CUSPARSE)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    for (auto& pr : pspmv_peers::cusparse_spmv<Value, Offset>(A, dA, x, y)) {
+      if (pr.run) {
+        record("cusparse", pr.variant, pr.note, "", pr.setup_s, measure(pr.run));
+      } else {
+        record("cusparse", pr.variant, pr.note, "", 0.0, Timing{});
+        out.back().skipped = true;
+      }
+    }
+  }
+#endif
 }
 
 template <class Exec>
@@ -239,7 +251,8 @@ nlohmann::json to_json(const Record& r) {
           {"median_s", r.median_s},   {"min_s", r.min_s},         {"gflops", r.gflops},
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
-          {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified}};
+          {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified},
+          {"skipped", r.skipped}};
 }
 
 std::string csv_header() {
@@ -262,6 +275,11 @@ std::string table(const std::vector<Record>& records) {
   for (const auto& r : records) {
     if (r.matrix + r.precision != last && !last.empty()) s += "\n";
     last = r.matrix + r.precision;
+    if (r.skipped) {
+      s += fmt::format("{:<22} {:<4} {:<15} {:<42} skipped: {}\n", r.matrix.substr(0, 22), r.precision, r.impl,
+                       r.variant.substr(0, 42), r.plan);
+      continue;
+    }
     s += fmt::format("{:<22} {:<4} {:<15} {:<42} {:>10.4f} {:>10.4f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}\n",
                      r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 42), r.median_s * 1e3,
                      r.min_s * 1e3, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3, r.max_rel_err,

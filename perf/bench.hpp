@@ -35,6 +35,7 @@ struct Record {
   double median_s = 0, min_s = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
          ratio_to_floor = 0, max_rel_err = 0;
   bool verified = false;
+  bool skipped = false;  ///< a peer variant that cannot run here (plan holds why)
 };
 
 /// Runs the benchmark on one input. Progress goes to stderr.

@@ -106,7 +106,7 @@ class ConfigNames {
  public:
   template <class Cfg>
   static std::string GetName(int) {
-    std::string s = typename Cfg::exec().name();
+    std::string s = Cfg::exec::name();
     s += sizeof(typename Cfg::value) == 4 ? "_f32" : "_f64";
     s += sizeof(typename Cfg::offset) == 4 ? "_i32" : "_i64";
     return s;

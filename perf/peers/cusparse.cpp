@@ -1,0 +1,160 @@
+#include "peers/cusparse.hpp"
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+
+#if defined(PSPMV_HAVE_CUSPARSE)
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#endif
+
+namespace pspmv_peers {
+
+bool cusparse_available() {
+#if defined(PSPMV_HAVE_CUSPARSE)
+  return true;
+#else
+  return false;
+#endif
+}
+
+#if defined(PSPMV_HAVE_CUSPARSE)
+namespace {
+
+void check(cusparseStatus_t s, const char* what) {
+  if (s != CUSPARSE_STATUS_SUCCESS)
+    throw pspmv::Error(std::string("cuSPARSE: ") + what + " failed: " + cusparseGetErrorString(s));
+}
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw pspmv::Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(e));
+}
+
+template <class Value>
+constexpr cudaDataType value_type() {
+  return sizeof(Value) == 4 ? CUDA_R_32F : CUDA_R_64F;
+}
+
+/// Owns the cuSPARSE objects of one variant; shared by the run closure.
+struct State {
+  cusparseHandle_t handle = nullptr;
+  cusparseSpMatDescr_t mat = nullptr;
+  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
+  void* buffer = nullptr;
+  Kokkos::View<std::int32_t*, Kokkos::CudaSpace> sell_offsets, sell_cols;  // SELL arrays kept alive
+  Kokkos::View<char*, Kokkos::CudaSpace> sell_values;
+  ~State() {
+    if (buffer) cudaFree(buffer);
+    if (vx) cusparseDestroyDnVec(vx);
+    if (vy) cusparseDestroyDnVec(vy);
+    if (mat) cusparseDestroySpMat(mat);
+    if (handle) cusparseDestroy(handle);
+  }
+};
+
+template <class Value>
+PeerRun make_run(const std::string& name, std::shared_ptr<State> st, cusparseSpMVAlg_t alg, bool preprocess,
+                 const Kokkos::View<const Value*, Kokkos::CudaSpace>& x, const Kokkos::View<Value*, Kokkos::CudaSpace>& y,
+                 std::int64_t nrows, std::int64_t ncols, double setup_start_s,
+                 std::chrono::steady_clock::time_point t0) {
+  const cudaDataType vt = value_type<Value>();
+  check(cusparseCreateDnVec(&st->vx, ncols, const_cast<Value*>(x.data()), vt), "cusparseCreateDnVec(x)");
+  check(cusparseCreateDnVec(&st->vy, nrows, y.data(), vt), "cusparseCreateDnVec(y)");
+  const Value one = 1, zero = 0;
+  std::size_t bytes = 0;
+  check(cusparseSpMV_bufferSize(st->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, st->mat, st->vx, &zero, st->vy,
+                                vt, alg, &bytes),
+        "cusparseSpMV_bufferSize");
+  if (bytes > 0) check(cudaMalloc(&st->buffer, bytes), "cudaMalloc(buffer)");
+  if (preprocess)
+    check(cusparseSpMV_preprocess(st->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, st->mat, st->vx, &zero, st->vy,
+                                  vt, alg, st->buffer),
+          "cusparseSpMV_preprocess");
+  check(cudaDeviceSynchronize(), "setup");
+  PeerRun r;
+  r.variant = name;
+  r.setup_s = setup_start_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.run = [st, alg, vt]() {
+    const Value one_ = 1, zero_ = 0;
+    check(cusparseSpMV(st->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, st->mat, st->vx, &zero_, st->vy, vt, alg,
+                       st->buffer),
+          "cusparseSpMV");
+  };
+  return r;
+}
+
+}  // namespace
+
+template <class Value, class Offset>
+std::vector<PeerRun> cusparse_spmv(const pspmv::HostCsr<Value, Offset>& A,
+                                   const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
+                                   const Kokkos::View<const Value*, Kokkos::CudaSpace>& x,
+                                   const Kokkos::View<Value*, Kokkos::CudaSpace>& y) {
+  std::vector<PeerRun> out;
+  const cudaDataType vt = value_type<Value>();
+  const cusparseIndexType_t ot = sizeof(Offset) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();
+  for (auto [name, alg, pre] : {std::make_tuple(std::string("CSR_ALG1"), CUSPARSE_SPMV_CSR_ALG1, false),
+                                std::make_tuple(std::string("CSR_ALG2+preprocess"), CUSPARSE_SPMV_CSR_ALG2, true)}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto st = std::make_shared<State>();
+    check(cusparseCreate(&st->handle), "cusparseCreate");
+    check(cusparseSetStream(st->handle, stream), "cusparseSetStream");
+    check(cusparseCreateCsr(&st->mat, A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()), dA.row_ptr.data(),
+                            dA.col_idx.data(), dA.values.data(), ot, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+          "cusparseCreateCsr");
+    out.push_back(make_run<Value>(name, st, alg, pre, x, y, A.nrows, A.ncols, 0.0, t0));
+    out.back().note = sizeof(Offset) == 4 ? "32-bit row offsets" : "64-bit row offsets";
+  }
+  // SELL ALG1: cuSPARSE's sliced ELL, slice 32, rows unsorted, padding column -1, 32-bit offsets.
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto shape = pspmv::sell_shape(A.row_ptr.data(), A.nrows, 32, 1);
+    if (shape.stored > INT32_MAX) {
+      PeerRun r;
+      r.variant = "SELL_ALG1";
+      r.note = "cannot store: " + std::to_string(shape.stored) + " padded entries (padding " +
+               std::to_string(shape.padding).substr(0, 5) + ") exceed cuSPARSE's 32-bit slice offsets";
+      out.push_back(r);
+    } else {
+      const auto S = pspmv::csr_to_sell(A, 32, 1);
+      auto st = std::make_shared<State>();
+      const std::int64_t nsl = S.nslices(), stored = S.stored();
+      Kokkos::View<std::int32_t*, Kokkos::HostSpace> off("off", nsl + 1), cols("cols", stored);
+      for (std::int64_t s = 0; s <= nsl; ++s) off(s) = static_cast<std::int32_t>(S.slice_ptr(s));
+      for (std::int64_t k = 0; k < stored; ++k) cols(k) = -1;
+      for (std::int32_t p = 0; p < S.nrows; ++p) {
+        const std::int64_t s = p / 32, r = p % 32;
+        for (std::int32_t j = 0; j < S.row_len(p); ++j) cols(S.slice_ptr(s) + j * 32 + r) = S.col_idx(S.slice_ptr(s) + j * 32 + r);
+      }
+      st->sell_offsets = Kokkos::View<std::int32_t*, Kokkos::CudaSpace>("pspmv::cusparse_sell_offsets", nsl + 1);
+      st->sell_cols = Kokkos::View<std::int32_t*, Kokkos::CudaSpace>("pspmv::cusparse_sell_cols", stored);
+      st->sell_values = Kokkos::View<char*, Kokkos::CudaSpace>("pspmv::cusparse_sell_values", stored * sizeof(Value));
+      Kokkos::deep_copy(st->sell_offsets, off);
+      Kokkos::deep_copy(st->sell_cols, cols);
+      check(cudaMemcpy(st->sell_values.data(), S.values.data(), stored * sizeof(Value), cudaMemcpyHostToDevice),
+            "cudaMemcpy(SELL values)");
+      check(cusparseCreate(&st->handle), "cusparseCreate");
+      check(cusparseSetStream(st->handle, stream), "cusparseSetStream");
+      check(cusparseCreateSlicedEll(&st->mat, A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()), stored, 32,
+                                    st->sell_offsets.data(), st->sell_cols.data(), st->sell_values.data(),
+                                    CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+            "cusparseCreateSlicedEll");
+      out.push_back(make_run<Value>("SELL_ALG1", st, CUSPARSE_SPMV_SELL_ALG1, false, x, y, A.nrows, A.ncols, 0.0, t0));
+      out.back().note = "slice 32, unsorted, padding " + std::to_string(shape.padding).substr(0, 5);
+    }
+  }
+  return out;
+}
+
+#define PSPMV_CUSPARSE_INST(V, O)                                                                                \
+  template std::vector<PeerRun> cusparse_spmv<V, O>(                                                             \
+      const pspmv::HostCsr<V, O>&, const pspmv::CsrMatrix<V, O, std::int32_t, Kokkos::CudaSpace>&,              \
+      const Kokkos::View<const V*, Kokkos::CudaSpace>&, const Kokkos::View<V*, Kokkos::CudaSpace>&);
+PSPMV_CUSPARSE_INST(float, std::int32_t)
+PSPMV_CUSPARSE_INST(float, std::int64_t)
+PSPMV_CUSPARSE_INST(double, std::int32_t)
+PSPMV_CUSPARSE_INST(double, std::int64_t)
+#endif
+
+}  // namespace pspmv_peers
