@@ -14,6 +14,18 @@ TEST(LaneSlots, LessonPairAt524288Rows) {
   EXPECT_DOUBLE_EQ(le.useful_team_per_row, 0.5);
 }
 
+TEST(LaneSlots, TeamPerRowAtEachVectorLength) {
+  auto S = pspmv::generate_skewed<float, std::int64_t>(524288);
+  EXPECT_EQ(pspmv::team_lane_slots(S.row_ptr.data(), S.nrows, 32), 23592960);  // = warp-per-row
+  EXPECT_EQ(pspmv::team_lane_slots(S.row_ptr.data(), S.nrows, 16), 16384LL * (27 * 32 + 15 * 32));
+  EXPECT_EQ(pspmv::team_lane_slots(S.row_ptr.data(), S.nrows, 1), 219676672);  // = thread-per-row
+  auto E = pspmv::generate_even<float, std::int64_t>(524288);
+  EXPECT_EQ(pspmv::team_lane_slots(E.row_ptr.data(), E.nrows, 16), 8388608);
+  EXPECT_EQ(pspmv::detail::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(
+                S.row_ptr.data(), S.nrows, 32),
+            16);
+}
+
 TEST(RowStats, MomentsHistogramAndEmptyRows) {
   std::vector<std::int64_t> rp{0, 0, 1, 3, 3, 7, 15};  // lengths 0 1 2 0 4 8
   auto s = pspmv::compute_row_stats(rp.data(), 6, 10);

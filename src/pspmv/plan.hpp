@@ -161,7 +161,8 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     format_reason = "host default: CSR";
   }
   if (format_ == Format::sell) check_sell_parameters(C, sigma);
-  choice_ = detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, options, format_, format_ == Format::sell ? C : 0);
+  choice_ = detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, A.row_ptr.data(), options, format_,
+                                                    format_ == Format::sell ? C : 0);
   choice_.reason = format_reason + "; " + choice_.reason;
   if (choice_.mapping == Mapping::team_per_row) {
     // Ask Kokkos for the largest team it can launch, so that a bad request is an

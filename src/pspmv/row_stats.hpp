@@ -11,6 +11,7 @@
 ///    slots = sum over rows of W * ceil(length / W); an empty row still costs nothing here.
 ///  - SELL-C-sigma with C = W is thread-per-row over rows sorted within windows of sigma.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -89,6 +90,25 @@ LaneSlots compute_lane_slots(const Offset* row_ptr, std::int64_t nrows, int lane
   ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
   ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
   return ls;
+}
+
+/// Lane-slots of team-per-row at vector length V on W-lane warps: a warp holds W / V
+/// consecutive rows, V lanes each, and runs as many iterations as its longest row needs:
+/// slots = sum over warps of W * max over its rows of ceil(len / V). V = W is warp-per-row
+/// (equal to LaneSlots::team_per_row when no row is empty); V = 1 is thread-per-row.
+template <class Offset>
+std::int64_t team_lane_slots(const Offset* row_ptr, std::int64_t nrows, int vector_length, int lane_width = 32) {
+  const std::int64_t V = vector_length, W = lane_width, rows_per_warp = W / V > 0 ? W / V : 1;
+  std::int64_t slots = 0;
+  for (std::int64_t g = 0; g < nrows; g += rows_per_warp) {
+    std::int64_t iters = 0;
+    for (std::int64_t i = g; i < nrows && i < g + rows_per_warp; ++i) {
+      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+      iters = std::max(iters, (len + V - 1) / V);
+    }
+    slots += W * iters;
+  }
+  return slots;
 }
 
 }  // namespace pspmv

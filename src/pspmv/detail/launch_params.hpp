@@ -30,8 +30,25 @@ inline std::string percent(double share) {
 }
 
 /// Mapping, schedule and launch sizes for `format` (SELL: slice height `slice_height`).
-template <class ExecSpace, class Value>
-LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const AnalyzeOptions& o,
+/// GPU vector length for team-per-row: among 2, 4, 8, 16 and 32, the largest whose
+/// warp-level lane-slots (team_lane_slots) are within 5% of the fewest. Larger vector
+/// lengths read a row's entries in wider coalesced pieces, so ties go to them.
+template <class Traits, class Offset>
+int best_vector_length(const Offset* row_ptr, std::int64_t nrows, int lane_width) {
+  std::int64_t fewest = INT64_MAX;
+  std::int64_t slots[6] = {0, 0, 0, 0, 0, 0};
+  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2) {
+    slots[e] = team_lane_slots(row_ptr, nrows, v, lane_width);
+    fewest = std::min(fewest, slots[e]);
+  }
+  int best = 2;
+  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2)
+    if (static_cast<double>(slots[e]) <= 1.05 * static_cast<double>(fewest)) best = v;
+  return best;
+}
+
+template <class ExecSpace, class Value, class Offset>
+LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset* row_ptr, const AnalyzeOptions& o,
                            Format format = Format::csr, int slice_height = 0) {
   using Traits = ExecTraits<ExecSpace>;
   LaunchChoice c;
@@ -47,11 +64,14 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Analyze
     c.reason = "SELL: row per thread (lane r of a slice holds row r)";
   } else if (Traits::is_gpu) {
     // The lane-slot model: fewer slots means fewer idle lanes per useful multiply-add.
-    c.mapping = ls.team_per_row < ls.thread_per_row ? Mapping::team_per_row : Mapping::thread_per_row;
+    // Team-per-row is judged at its best vector length (see below); ties go to threads.
+    const std::int64_t team = team_lane_slots(row_ptr, nrows, best_vector_length<Traits>(row_ptr, nrows, ls.lane_width),
+                                              ls.lane_width);
+    c.mapping = team < ls.thread_per_row ? Mapping::team_per_row : Mapping::thread_per_row;
     c.reason = "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
                std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
-               " useful), team_per_row " + std::to_string(ls.team_per_row) + " (" +
-               percent(ls.useful_team_per_row) + " useful)";
+               " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
+               percent(team > 0 ? static_cast<double>(s.nnz) / static_cast<double>(team) : 1.0) + " useful)";
   } else {
     c.mapping = Mapping::thread_per_row;
     c.reason = "host: thread_per_row (a host team is one thread; its lanes are SIMD lanes)";
@@ -59,6 +79,10 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Analyze
   if (o.schedule) {
     c.schedule = *o.schedule;
     c.reason += "; schedule forced";
+  } else if (Traits::is_gpu) {
+    c.schedule = Schedule::static_chunks;
+    c.reason += "; GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
+                "would serialize its rows)";
   } else if (s.cv > Traits::cv_balance_threshold) {
     c.schedule = Schedule::nnz_balanced;
     c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " > " +
@@ -77,6 +101,12 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Analyze
   p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
   p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
   p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
+  if (Traits::is_gpu && o.vector_length == 0 && c.mapping == Mapping::team_per_row && format == Format::csr) {
+    // GPU team-per-row: the vector length whose warps waste the fewest lane-slots, and
+    // teams of 128 threads (4 warps) unless the caller set team_size.
+    p.vector_length = best_vector_length<Traits>(row_ptr, nrows, ls.lane_width);
+    if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
+  }
   if (sell) {
     p.slice_height = slice_height;
     // Chunks of whole slices; on a GPU the lanes of a team walk one slice's rows.
