@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <type_traits>
 
 namespace pspmv {
@@ -30,7 +31,7 @@ struct ExecTraits {
   /// SpMV prototype ("about 2000 chunks"); chunk = ceil(rows / target_chunks).
   static constexpr int target_chunks = 2000;
   /// Coefficient of variation of row length above which the default CPU schedule is
-  /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv ~ 5.6,
+  /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv 4.52,
   /// the even one 0; real FEM matrices sit well below 1).
   static constexpr double cv_balance_threshold = 1.0;
   /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
@@ -48,6 +49,10 @@ struct ExecTraits {
   /// Whether the automatic format choice considers SELL at all on this space: on the host
   /// CSR stays the default until measurements show SELL wins there.
   static constexpr bool prefer_sell = false;
+  /// SELL rows longer than this leave the slices (see SellMatrix); -1: never by default on
+  /// the host, where no measurement has shown a gain yet.
+  static constexpr std::int64_t sell_long_row = -1;
+  static constexpr int long_row_warps = 1;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -75,6 +80,13 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
   /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
   static constexpr bool prefer_sell = true;
+  /// SELL rows longer than two warps' worth of entries go to a warp-per-row CSR part: in a
+  /// slice each lane walks its own long row, a chain of uncoalesced x gathers (the lesson's
+  /// skewed matrix, 419-entry rows, ran 1.6x slower than the even one as plain sorted SELL-32
+  /// on the H200, 16.8M rows, f64).
+  static constexpr std::int64_t sell_long_row = 2 * warp_size;
+  /// Threads per block of the long-row kernel: 4 warps, one long row each.
+  static constexpr int long_row_warps = 4;
 };
 #endif
 

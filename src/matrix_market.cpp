@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -143,6 +144,9 @@ CooMatrix<double> read_matrix_market_coo(const std::string& path, MatrixMarketHe
     throw ParseError(path, size_line, "size line holds a token that is not an integer: '" + std::string(line) + "'");
   if (h.nrows < 0 || h.ncols < 0 || declared < 0)
     throw ParseError(path, size_line, "negative size on the size line");
+  if (h.nrows > INT32_MAX || h.ncols > INT32_MAX)
+    throw ParseError(path, size_line, "matrix size " + std::to_string(h.nrows) + " x " + std::to_string(h.ncols) +
+                                          " exceeds pspmv's 32-bit row and column indices (at most 2147483647)");
   if ((symmetric || skew) && h.nrows != h.ncols)
     throw ParseError(path, size_line, h.symmetry + " storage needs a square matrix, declared " +
                                           std::to_string(h.nrows) + " x " + std::to_string(h.ncols));

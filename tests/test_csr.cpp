@@ -92,6 +92,8 @@ TEST(Generators, LessonPairHasEqualNnzAndTheRightShape) {
   EXPECT_NO_THROW(pspmv::validate(S));
   EXPECT_THROW(pspmv::generate_skewed<double>(1000), pspmv::InvalidArgument);
   EXPECT_THROW(pspmv::generate_even<double>(8), pspmv::InvalidArgument);
+  // nnz beyond a 32-bit offset is refused, not wrapped (computed before any allocation).
+  EXPECT_THROW((pspmv::generate_even<float, std::int32_t>(200000000, 16)), pspmv::InvalidArgument);
   auto T = pspmv::generate_tiled<double, std::int64_t>(S, 3);
   EXPECT_EQ(T.nnz(), 3 * S.nnz());
   EXPECT_EQ(T.nrows, 3 * 1024);

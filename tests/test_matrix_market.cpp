@@ -109,6 +109,8 @@ TEST(MatrixMarket, MalformedInputNamesFileAndLine) {
   expect_parse_error("upper", "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3, "above the diagonal");
   expect_parse_error("absurd", "%%MatrixMarket matrix coordinate real general\n3 3 1000000000000\n1 1 1\n", 2, "positions");
   expect_parse_error("overflow", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1e999\n", 3, "range");
+  expect_parse_error("huge", "%%MatrixMarket matrix coordinate real general\n3000000000 3 1\n1 1 1\n", 2, "32-bit");
+  expect_parse_error("hugearray", "%%MatrixMarket matrix array real general\n4000000000 4000000000\n1\n", 2, "32-bit");
 }
 
 TEST(MatrixMarket, UnsupportedKindsAreRejectedClearly) {
@@ -137,9 +139,15 @@ TEST(MatrixMarket, WriterRoundTripsExactly) {
     EXPECT_EQ(B.col_idx(k), A.col_idx(k));
     EXPECT_EQ(B.values(k), A.values(k));  // 17 significant digits round-trip doubles
   }
-  // A failed write leaves nothing behind.
+  // A failed write leaves nothing behind: the target is a directory, so the finished
+  // temporary file cannot be renamed onto it and must be removed.
+  const std::string dir = ::testing::TempDir() + "pspmv_target_is_a_dir";
+  std::filesystem::create_directories(dir + "/inside");
+  EXPECT_THROW(pspmv::write_matrix_market(dir, A), pspmv::Error);
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
+    EXPECT_EQ(e.path().string().find("pspmv_target_is_a_dir.tmp."), std::string::npos) << e.path();
   EXPECT_THROW(pspmv::write_matrix_market("/nonexistent/dir/out.mtx", A), pspmv::Error);
-  EXPECT_FALSE(std::filesystem::exists("/nonexistent/dir/out.mtx"));
 }
 
 TEST(MatrixMarket, SharedMatricesMatchTheManifest) {

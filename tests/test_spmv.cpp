@@ -64,6 +64,15 @@ class SpmvTest : public ::testing::Test {
                                     pspmv::to_string(m) + "/" + pspmv::to_string(s);
             check(A, opt, 1.5, 0.0, tag);
             if (sigma == 8 * C) check(A, opt, -0.5, 2.0, tag);
+            if ((C == 8 && sigma == 8 * C) || (C == 32 && sigma == 1)) {
+              // Long rows out of the slices: a low threshold splits many rows.
+              pspmv::AnalyzeOptions lo = opt;
+              lo.sell_long_row = 4;
+              check(A, lo, 1.5, 0.0, tag + " long>4");
+              check(A, lo, -0.5, 2.0, tag + " long>4");
+              lo.sell_long_row = -1;
+              check(A, lo, 1.5, 0.0, tag + " no-long");
+            }
             if (C == 8 && sigma == 8 * C) {
               opt.chunk_size = 3;
               opt.vector_length = 4;
@@ -250,6 +259,7 @@ TYPED_TEST(SpmvTest, DimensionAndAliasErrors) {
   EXPECT_THROW(plan.multiply(1, x, 0, bad_y), pspmv::DimensionError);
   try {
     plan.multiply(1, bad_x, 0, y);
+    ADD_FAILURE() << "no DimensionError for a short x";
   } catch (const pspmv::DimensionError& e) {
     EXPECT_EQ(e.expected(), 30);
     EXPECT_EQ(e.got(), 31);
@@ -342,6 +352,7 @@ TYPED_TEST(SpmvTest, SellRowsLandWhereTheyBelong) {
     opt.format = pspmv::Format::sell;
     opt.slice_height = C;
     opt.sigma = n;
+    opt.sell_long_row = C == 16 ? 40 : 0;  // C = 16: rows longer than 40 leave the slices
     this->check(A, opt, 1.0, 0.0, "caller order, C=" + std::to_string(C));
     // keep_permuted: y(p) holds row perm(p).
     opt.keep_permuted = true;
@@ -370,6 +381,51 @@ TYPED_TEST(SpmvTest, SellRowsLandWhereTheyBelong) {
   }
 }
 
+TYPED_TEST(SpmvTest, SellPaddingIsNeverRead) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  // Padding entries are stored as column 0; with x(0) = Inf a kernel that read padding
+  // would turn rows without column 0 into NaN (0 * Inf).
+  const std::int32_t n = 256;
+  auto A = from_rows<V, O>(n, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < 1 + (i * 7) % 13; ++k) c.push_back(1 + (i + k) % (n - 1));
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  for (int C : {4, 32}) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = pspmv::Format::sell;
+    opt.slice_height = C;
+    opt.sigma = 1;
+    for (auto m : pspmv::all_mappings) {
+      opt.mapping = m;
+      auto plan = pspmv::analyze<Exec>(A, opt);
+      ASSERT_GT(plan.padding_ratio(), 1.0);
+      typename TestFixture::PlanT::vector_type x("x", n), y("y", n);
+      Kokkos::deep_copy(x, V(1));
+      Kokkos::deep_copy(Kokkos::subview(x, std::make_pair(0, 1)), std::numeric_limits<V>::infinity());
+      plan.multiply(V(1), x, V(0), y);
+      auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      for (std::int32_t i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(static_cast<double>(hy(i)))) << "row " << i;
+    }
+  }
+}
+
+TYPED_TEST(SpmvTest, KeepPermutedNeedsSell) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  auto A = pspmv::generate_random<V, O>(300, 300, 5.0, 4);
+  pspmv::AnalyzeOptions opt;
+  opt.keep_permuted = true;
+  EXPECT_EQ(pspmv::analyze<Exec>(A, opt).format(), pspmv::Format::sell);
+  opt.format = pspmv::Format::csr;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
+}
+
 TEST(SellShape, LessonSkewedPaddingAndLaneSlots) {
   auto S = pspmv::generate_skewed<float, std::int64_t>(524288);
   auto sorted = pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 524288);
@@ -381,8 +437,15 @@ TEST(SellShape, LessonSkewedPaddingAndLaneSlots) {
   // The built matrix agrees with the shape.
   auto small = pspmv::generate_skewed<double, std::int64_t>(4096);
   for (std::int64_t sigma : {1, 32, 256, 4096}) {
-    auto M = pspmv::csr_to_sell(small, 32, sigma);
-    EXPECT_EQ(M.stored(), pspmv::sell_shape(small.row_ptr.data(), small.nrows, 32, sigma).stored);
-    EXPECT_EQ(M.nnz, small.nnz());
+    for (std::int64_t long_row : {0, 64}) {
+      auto M = pspmv::csr_to_sell(small, 32, sigma, long_row);
+      EXPECT_EQ(M.stored(), pspmv::sell_shape(small.row_ptr.data(), small.nrows, 32, sigma, long_row).stored);
+      EXPECT_EQ(M.nnz, small.nnz());
+      EXPECT_EQ(M.nlong(), long_row > 0 ? small.nrows / 32 : 0);  // the 419-entry rows
+    }
   }
+  // With the long rows out, unsorted skewed SELL-32 pads only the long row's lane (3 entries
+  // per slice of 32 rows), and sorted it pads nothing.
+  EXPECT_EQ(pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 1, 64).stored, 8388608 + 16384 * 3);
+  EXPECT_EQ(pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 1024, 64).stored, 8388608);
 }

@@ -87,7 +87,8 @@ template <class Value, class Offset>
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double len = static_cast<double>(A.row_ptr(i + 1) - A.row_ptr(i));
     const double tol = 4.0 * eps * (len + 2.0) * scale[i] + std::numeric_limits<Value>::min();
-    const bool ok = std::isfinite(got[i]) ? std::fabs(got[i] - want[i]) <= tol : got[i] == want[i];
+    const bool ok = std::isfinite(want[i]) ? std::fabs(got[i] - want[i]) <= tol
+                                           : (std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i]);
     if (!ok) {
       if (first < 0) first = static_cast<std::int64_t>(i);
       ++bad;

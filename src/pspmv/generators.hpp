@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,8 +31,13 @@ template <class Value, class Offset, class LenFn>
 HostCsr<Value, Offset> generate_banded(std::int32_t rows, LenFn len_of_row) {
   HostCsr<Value, Offset> A;
   A.nrows = A.ncols = rows;
-  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", static_cast<std::size_t>(rows) + 1);
   std::int64_t nnz = 0;
+  for (std::int32_t i = 0; i < rows; ++i) nnz += len_of_row(i);
+  if (nnz > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
+    throw InvalidArgument("generated matrix: nnz = " + std::to_string(nnz) + " does not fit a " +
+                          std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset");
+  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", static_cast<std::size_t>(rows) + 1);
+  nnz = 0;
   for (std::int32_t i = 0; i < rows; ++i) {
     nnz += len_of_row(i);
     A.row_ptr(i + 1) = static_cast<Offset>(nnz);

@@ -16,7 +16,10 @@ struct AnalyzeOptions {
   std::optional<Format> format;          ///< force csr or sell; empty: chosen (SELL on a GPU when it fits the memory limit)
   int slice_height = 0;                  ///< SELL C (4, 8, 16, 32, 64); 0: ExecTraits (32 on CUDA, SIMD lanes on a CPU)
   std::int64_t sigma = 0;                ///< SELL sorting window in rows (1: none); 0: ExecTraits::sell_sigma_slices * C
-  bool keep_permuted = false;            ///< SELL: write y in the plan's permuted row order (see Plan::permutation())
+  bool keep_permuted = false;            ///< SELL: write y in the plan's permuted row order (see Plan::permutation());
+                                         ///< needs a SELL plan (an automatic format becomes SELL)
+  std::int64_t sell_long_row = 0;        ///< SELL: rows longer than this leave the slices for a team-per-row CSR part;
+                                         ///< 0: ExecTraits::sell_long_row; < 0: never
   double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits (1.1)
   std::optional<Mapping> mapping;        ///< force thread_per_row or team_per_row
   std::optional<Schedule> schedule;      ///< force a schedule
@@ -41,6 +44,10 @@ struct LaunchParams {
   int slice_height = 0;            ///< SELL C (0 for CSR)
   std::int64_t sigma = 0;          ///< SELL sorting window (0 for CSR)
   std::int32_t slices_per_team = 0;  ///< SELL slice-per-team, static/dynamic
+  std::int64_t long_row_threshold = 0;  ///< SELL: rows longer than this are long rows (0: none)
+  std::int64_t long_rows = 0;           ///< SELL: number of long rows
+  int long_team_size = 1;               ///< SELL long-row kernel: threads per team (one row each)
+  int long_vector_length = 1;           ///< SELL long-row kernel: lanes per row
 };
 
 }  // namespace pspmv

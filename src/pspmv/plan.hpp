@@ -105,6 +105,7 @@ class Plan {
   std::int64_t nnz_ = 0;
   std::size_t csr_bytes_ = 0;
   bool keep_permuted_ = false;
+  int log2_c_ = 0;  ///< SELL: log2 of the slice height
   Kokkos::View<std::int32_t*, memory_space> partition_;
   detail::LaunchChoice choice_;
   RowStats stats_;
@@ -143,12 +144,20 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   const std::int64_t sigma = std::max<std::int64_t>(
       1, std::min<std::int64_t>(options.sigma > 0 ? options.sigma : std::int64_t{Traits::sell_sigma_slices} * C,
                                 std::max<std::int32_t>(1, A.nrows)));
+  const std::int64_t long_row = options.sell_long_row != 0 ? options.sell_long_row : Traits::sell_long_row;
+  const std::int64_t long_threshold = long_row > 0 ? long_row : 0;
   std::string format_reason;
   if (options.format) {
     format_ = *options.format;
     format_reason = "format forced";
+    if (options.keep_permuted && format_ != Format::sell)
+      throw InvalidArgument("keep_permuted needs a SELL plan (a CSR plan keeps the caller's row order); "
+                            "set format = sell or leave it to analyze()");
+  } else if (options.keep_permuted) {
+    format_ = Format::sell;
+    format_reason = "keep_permuted: SELL";
   } else if (Traits::prefer_sell) {
-    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma);
+    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold);
     const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
     const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
     format_ = ratio <= limit ? Format::sell : Format::csr;
@@ -182,8 +191,18 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     }
   }
   if (format_ == Format::sell) {
-    const auto h = csr_to_sell(A, C, sigma);
+    const auto h = csr_to_sell(A, C, sigma, long_threshold);
     choice_.launch.sigma = h.sigma;
+    choice_.launch.long_row_threshold = long_threshold;
+    choice_.launch.long_rows = h.nlong();
+    if (h.nlong() > 0) {
+      // One long row per team thread, its lanes sharing the row: warp-per-row on a GPU.
+      choice_.launch.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<Value>();
+      choice_.launch.long_team_size = Traits::long_row_warps;
+      const int max_team = Kokkos::TeamPolicy<ExecSpace>(1, 1, choice_.launch.long_vector_length)
+                               .team_size_max(detail::SellLongRows<ExecSpace, Value>{}, Kokkos::ParallelForTag());
+      choice_.launch.long_team_size = std::max(1, std::min(choice_.launch.long_team_size, max_team));
+    }
     if (choice_.schedule == Schedule::nnz_balanced) {
       // Blocks of whole slices with nearly equal stored entries.
       const std::int64_t nslices = h.nslices();
@@ -197,6 +216,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
       Kokkos::deep_copy(partition_, h_part);
     }
     S_ = copy_to<memory_space>(h);
+    while ((1 << log2_c_) < C) ++log2_c_;
   } else {
     if (choice_.schedule == Schedule::nnz_balanced) {
       auto h_part = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
@@ -223,6 +243,8 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
   if (choice_.mapping == Mapping::team_per_row)
     s += " team_size=" + std::to_string(p.team_size) + " vector_length=" + std::to_string(p.vector_length) +
          " league=" + std::to_string(p.league_size);
+  if (format_ == Format::sell && p.long_rows > 0)
+    s += " long_rows=" + std::to_string(p.long_rows) + "(>" + std::to_string(p.long_row_threshold) + ")";
   if (choice_.schedule == Schedule::nnz_balanced)
     s += " blocks=" + std::to_string(p.num_blocks);
   else
@@ -271,9 +293,7 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
       f.beta = beta;
       f.nrows = nrows_;
       f.nslices = static_cast<std::int32_t>(S_.nslices());
-      int log2_c = 0;
-      while ((1 << log2_c) < S_.slice_height) ++log2_c;
-      f.log2_c = log2_c;
+      f.log2_c = log2_c_;
       f.permuted_output = keep_permuted_;
     };
     if (choice_.mapping == Mapping::thread_per_row) {
@@ -323,6 +343,24 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
           break;
         }
       }
+    }
+    if (p.long_rows > 0) {
+      detail::SellLongRows<ExecSpace, Value> g;
+      g.long_rows = S_.long_rows;
+      g.long_pos = S_.long_pos;
+      g.long_row_ptr = S_.long_row_ptr;
+      g.col_idx = S_.long_col_idx;
+      g.values = S_.long_values;
+      g.x = x;
+      g.y = y;
+      g.alpha = alpha;
+      g.beta = beta;
+      g.nlong = static_cast<std::int32_t>(p.long_rows);
+      g.rows_per_team = p.long_team_size;
+      g.permuted_output = keep_permuted_;
+      const std::int64_t league = (p.long_rows + p.long_team_size - 1) / p.long_team_size;
+      Kokkos::parallel_for("pspmv::sell_long_rows",
+                           Kokkos::TeamPolicy<ExecSpace>(league, p.long_team_size, p.long_vector_length), g);
     }
     return;
   }

@@ -13,6 +13,15 @@
 /// slice_ptr(s) + j * C + r. Slice offsets are 64-bit (a padded size may pass 2^31 when
 /// nnz does not).
 ///
+/// Long rows: rows longer than a threshold can be taken out of the slices (row_len -1) and
+/// kept as a small CSR of their own (long_rows, long_row_ptr, long_col_idx, long_values),
+/// computed by a team-per-row kernel: in a slice, lane r walks row r, so a slice of long
+/// rows is a warp-length chain of uncoalesced x gathers (measured on the H200: sorted
+/// SELL-32 ran the lesson's skewed matrix 1.6x slower than the even one), while a team
+/// reads a long row's entries contiguously. This is the ELL + CSR split of HYB-like formats
+/// (Bell & Garland, "Implementing sparse matrix-vector multiplication on throughput-oriented
+/// processors", SC 2009) applied to SELL-C-sigma.
+///
 /// Padding: each row's length is kept (row_len, permuted order) and kernels stop at it,
 /// so padding is stored (column 0, value 0) but never read. The alternative, reading the
 /// padding with a sentinel column and a zero value, changes results when x holds Inf or
@@ -47,28 +56,39 @@ struct SellMatrix {
   Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< nrows: original row of permuted position
   Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size
   Kokkos::View<Value*, MemorySpace> values;              ///< padded size
+  std::int64_t long_row_threshold = 0;                   ///< rows longer than this left the slices (0: none)
+  Kokkos::View<std::int32_t*, MemorySpace> long_rows;    ///< nlong: original row of each long row
+  Kokkos::View<std::int32_t*, MemorySpace> long_pos;     ///< nlong: its permuted position
+  Kokkos::View<std::int64_t*, MemorySpace> long_row_ptr; ///< nlong + 1
+  Kokkos::View<std::int32_t*, MemorySpace> long_col_idx; ///< long nnz
+  Kokkos::View<Value*, MemorySpace> long_values;         ///< long nnz
 
+  std::int64_t nlong() const { return static_cast<std::int64_t>(long_rows.extent(0)); }
   std::int64_t nslices() const { return static_cast<std::int64_t>(slice_width.extent(0)); }
-  /// Stored entries, padding included (= lane-slots of a C-lane slice kernel).
-  std::int64_t stored() const { return static_cast<std::int64_t>(values.extent(0)); }
+  /// Stored entries: the slices' (padding included) plus the long rows'.
+  std::int64_t stored() const { return static_cast<std::int64_t>(values.extent(0) + long_values.extent(0)); }
   /// stored / nnz (1 when nnz is 0).
   double padding_ratio() const { return nnz > 0 ? static_cast<double>(stored()) / static_cast<double>(nnz) : 1.0; }
   std::size_t bytes() const {
-    return slice_ptr.extent(0) * sizeof(std::int64_t) +
-           (slice_width.extent(0) + row_len.extent(0) + perm.extent(0) + col_idx.extent(0)) * sizeof(std::int32_t) +
-           values.extent(0) * sizeof(Value);
+    return (slice_ptr.extent(0) + long_row_ptr.extent(0)) * sizeof(std::int64_t) +
+           (slice_width.extent(0) + row_len.extent(0) + perm.extent(0) + col_idx.extent(0) + long_rows.extent(0) +
+            long_pos.extent(0) + long_col_idx.extent(0)) *
+               sizeof(std::int32_t) +
+           (values.extent(0) + long_values.extent(0)) * sizeof(Value);
   }
 };
 
 /// Size of a SELL-C-sigma form of a CSR row structure, computed without building it.
 struct SellShape {
   std::int64_t nslices = 0;
-  std::int64_t stored = 0;  ///< sum over slices of C x slice width (the SELL lane-slots)
+  std::int64_t stored = 0;  ///< sum over slices of C x slice width (the SELL lane-slots), plus long-row entries
+  std::int64_t long_rows = 0;  ///< rows kept out of the slices
   double padding = 1.0;     ///< stored / nnz
   /// Bytes of the SELL arrays for a given value size.
   std::size_t bytes(std::size_t value_size, std::int32_t nrows) const {
-    return static_cast<std::size_t>(nslices + 1) * 8 + static_cast<std::size_t>(nslices) * 4 +
-           static_cast<std::size_t>(nrows) * 8 + static_cast<std::size_t>(stored) * (4 + value_size);
+    return static_cast<std::size_t>(nslices + 1 + long_rows + 1) * 8 + static_cast<std::size_t>(nslices) * 4 +
+           static_cast<std::size_t>(nrows) * 8 + static_cast<std::size_t>(long_rows) * 8 +
+           static_cast<std::size_t>(stored) * (4 + value_size);
   }
 };
 
@@ -97,8 +117,10 @@ std::vector<std::int32_t> sell_permutation(const Offset* row_ptr, std::int32_t n
 }  // namespace detail
 
 /// Shape of SELL-C-sigma for a row structure (row_ptr with nrows + 1 entries).
+/// Rows longer than `long_row_threshold` (> 0) count as long rows, stored unpadded.
 template <class Offset>
-SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height, std::int64_t sigma) {
+SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height, std::int64_t sigma,
+                     std::int64_t long_row_threshold = 0) {
   check_sell_parameters(slice_height, sigma);
   const auto perm = detail::sell_permutation(row_ptr, nrows, sigma);
   SellShape s;
@@ -106,8 +128,15 @@ SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height
   s.nslices = (nrows + C - 1) / C;
   for (std::int64_t sl = 0; sl < s.nslices; ++sl) {
     std::int64_t w = 0;
-    for (std::int64_t p = sl * C; p < std::min<std::int64_t>(nrows, (sl + 1) * C); ++p)
-      w = std::max<std::int64_t>(w, row_ptr[perm[p] + 1] - row_ptr[perm[p]]);
+    for (std::int64_t p = sl * C; p < std::min<std::int64_t>(nrows, (sl + 1) * C); ++p) {
+      const std::int64_t len = row_ptr[perm[p] + 1] - row_ptr[perm[p]];
+      if (long_row_threshold > 0 && len > long_row_threshold) {
+        s.stored += len;
+        s.long_rows += 1;
+      } else {
+        w = std::max<std::int64_t>(w, len);
+      }
+    }
     s.stored += C * w;
   }
   const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
@@ -117,9 +146,10 @@ SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height
 
 /// Converts a validated host CSR matrix to SELL-C-sigma on the host.
 /// @throws InvalidArgument for bad C or sigma.
+/// Rows longer than `long_row_threshold` (> 0) leave the slices for the long-row CSR.
 template <class Value, class Offset>
 SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A, int slice_height,
-                                                 std::int64_t sigma) {
+                                                 std::int64_t sigma, std::int64_t long_row_threshold = 0) {
   check_sell_parameters(slice_height, sigma);
   SellMatrix<Value, Kokkos::HostSpace> S;
   const std::int64_t C = slice_height;
@@ -135,13 +165,40 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
   S.row_len = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_row_len", n);
   S.slice_width = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_slice_width", nslices);
   S.slice_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_slice_ptr", nslices + 1);
+  S.long_row_threshold = long_row_threshold;
+  std::vector<std::int32_t> long_rows, long_pos;
+  std::vector<std::int64_t> long_ptr(1, 0);
   for (std::int32_t p = 0; p < n; ++p) {
     S.perm(p) = perm[p];
-    S.row_len(p) = static_cast<std::int32_t>(A.row_ptr(perm[p] + 1) - A.row_ptr(perm[p]));
+    const std::int64_t len = A.row_ptr(perm[p] + 1) - A.row_ptr(perm[p]);
+    if (long_row_threshold > 0 && len > long_row_threshold) {
+      S.row_len(p) = -1;  // computed by the long-row kernel
+      long_rows.push_back(perm[p]);
+      long_pos.push_back(p);
+      long_ptr.push_back(long_ptr.back() + len);
+    } else {
+      S.row_len(p) = static_cast<std::int32_t>(len);
+    }
+  }
+  const std::int64_t nlong = static_cast<std::int64_t>(long_rows.size());
+  S.long_rows = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_rows", nlong);
+  S.long_pos = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_pos", nlong);
+  S.long_row_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_long_row_ptr", nlong + 1);
+  S.long_col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_col_idx", long_ptr.back());
+  S.long_values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::sell_long_values", long_ptr.back());
+  for (std::int64_t l = 0; l < nlong; ++l) {
+    S.long_rows(l) = long_rows[l];
+    S.long_pos(l) = long_pos[l];
+    S.long_row_ptr(l + 1) = long_ptr[l + 1];
+    const Offset b = A.row_ptr(long_rows[l]);
+    for (std::int64_t k = 0; k < long_ptr[l + 1] - long_ptr[l]; ++k) {
+      S.long_col_idx(long_ptr[l] + k) = A.col_idx(b + k);
+      S.long_values(long_ptr[l] + k) = A.values(b + k);
+    }
   }
   for (std::int64_t s = 0; s < nslices; ++s) {
     std::int32_t w = 0;
-    for (std::int64_t p = s * C; p < std::min<std::int64_t>(n, (s + 1) * C); ++p) w = std::max(w, S.row_len(p));
+    for (std::int64_t p = s * C; p < std::min<std::int64_t>(n, (s + 1) * C); ++p) w = std::max(w, S.row_len(p));  // -1: long
     S.slice_width(s) = w;
     S.slice_ptr(s + 1) = S.slice_ptr(s) + C * w;
   }
@@ -173,6 +230,7 @@ SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
   D.slice_height = S.slice_height;
   D.sigma = S.sigma;
   D.nnz = S.nnz;
+  D.long_row_threshold = S.long_row_threshold;
   auto mirror = [](auto& dst, const auto& src, const char* label) {
     using V = std::decay_t<decltype(dst)>;
     dst = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.extent(0));
@@ -184,6 +242,11 @@ SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
   mirror(D.perm, S.perm, "pspmv::sell_perm");
   mirror(D.col_idx, S.col_idx, "pspmv::sell_col_idx");
   mirror(D.values, S.values, "pspmv::sell_values");
+  mirror(D.long_rows, S.long_rows, "pspmv::sell_long_rows");
+  mirror(D.long_pos, S.long_pos, "pspmv::sell_long_pos");
+  mirror(D.long_row_ptr, S.long_row_ptr, "pspmv::sell_long_row_ptr");
+  mirror(D.long_col_idx, S.long_col_idx, "pspmv::sell_long_col_idx");
+  mirror(D.long_values, S.long_values, "pspmv::sell_long_values");
   return D;
 }
 

@@ -75,9 +75,10 @@ struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
     Kokkos::single(Kokkos::PerThread(team), [&]() { this->store(i, sum); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
-    const std::int32_t first = static_cast<std::int32_t>(team.league_rank()) * rows_per_team;
-    const std::int32_t last = first + rows_per_team < nrows ? first + rows_per_team : nrows;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
+    const std::int64_t end = first + rows_per_team;  // 64-bit: no wrap near 2^31 rows
+    const std::int32_t last = end < nrows ? static_cast<std::int32_t>(end) : nrows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last),
                          [&](const std::int32_t i) { row(team, i); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {

@@ -38,6 +38,7 @@ struct SellViews {
     const std::int32_t C = 1 << log2_c;
     const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
     const std::int32_t len = row_len(p);
+    if (len < 0) return;  // a long row: SellLongRows computes it
     Value sum = 0;
     for (std::int32_t j = 0; j < len; ++j) {
       const std::int64_t k = base + static_cast<std::int64_t>(j) * C;
@@ -48,7 +49,8 @@ struct SellViews {
   }
   KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
     const std::int32_t first = s << log2_c;
-    const std::int32_t last = first + (1 << log2_c) < nrows ? first + (1 << log2_c) : nrows;
+    const std::int64_t end = static_cast<std::int64_t>(first) + (1 << log2_c);
+    const std::int32_t last = end < nrows ? static_cast<std::int32_t>(end) : nrows;
     for (std::int32_t p = first; p < last; ++p) row(p);
   }
 };
@@ -77,13 +79,15 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
 
   KOKKOS_INLINE_FUNCTION void slice_lanes(const member_type& team, const std::int32_t s) const {
     const std::int32_t first = s << this->log2_c;
-    const std::int32_t count = (first + (1 << this->log2_c) < this->nrows ? (1 << this->log2_c) : this->nrows - first);
+    const std::int64_t end = static_cast<std::int64_t>(first) + (1 << this->log2_c);
+    const std::int32_t count = end < this->nrows ? (1 << this->log2_c) : this->nrows - first;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
-    const std::int32_t first = static_cast<std::int32_t>(team.league_rank()) * slices_per_team;
-    const std::int32_t last = first + slices_per_team < this->nslices ? first + slices_per_team : this->nslices;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * slices_per_team;
+    const std::int64_t end = first + slices_per_team;
+    const std::int32_t last = end < this->nslices ? static_cast<std::int32_t>(end) : this->nslices;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last),
                          [&](const std::int32_t s) { slice_lanes(team, s); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
@@ -91,6 +95,43 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
     const std::int32_t last = this->partition(team.league_rank() + 1);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
                          [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+};
+
+/// The long rows of a SELL plan (rows taken out of the slices), one row per team thread
+/// with its vector lanes sharing the row (warp-per-row at vector length 32 on a GPU):
+/// team t takes long rows [t * rows_per_team, (t + 1) * rows_per_team).
+template <class ExecSpace, class Value>
+struct SellLongRows {
+  using memory_space = typename ExecSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::View<const std::int32_t*, memory_space> long_rows;
+  Kokkos::View<const std::int32_t*, memory_space> long_pos;
+  Kokkos::View<const std::int64_t*, memory_space> long_row_ptr;
+  Kokkos::View<const std::int32_t*, memory_space> col_idx;
+  Kokkos::View<const Value*, memory_space> values;
+  Kokkos::View<const Value*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
+  Kokkos::View<Value*, memory_space> y;
+  Value alpha;
+  Value beta;
+  std::int32_t nlong = 0;
+  std::int32_t rows_per_team = 1;
+  bool permuted_output = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
+    const std::int64_t end = first + rows_per_team;
+    const std::int32_t last = end < nlong ? static_cast<std::int32_t>(end) : nlong;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last), [&](const std::int32_t l) {
+      Value sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, long_row_ptr(l), long_row_ptr(l + 1)),
+          [&](const std::int64_t k, Value& partial) { partial += values(k) * x(col_idx(k)); }, sum);
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        const std::int32_t i = permuted_output ? long_pos(l) : long_rows(l);
+        y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
+      });
+    });
   }
 };
 
