@@ -53,6 +53,7 @@ struct ExecTraits {
   /// the host, where no measurement has shown a gain yet.
   static constexpr std::int64_t sell_long_row = -1;
   static constexpr int long_row_warps = 1;
+  static constexpr double team_slot_advantage = 4.0;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -85,6 +86,12 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// skewed matrix, 419-entry rows, ran 1.6x slower than the even one as plain sorted SELL-32
   /// on the H200, 16.8M rows, f64).
   static constexpr std::int64_t sell_long_row = 2 * warp_size;
+  /// CSR on a GPU: team-per-row is chosen only if it needs this many times fewer lane-slots
+  /// than thread-per-row. Measured on the H200 (f64, perf/results/2026-11-30-h200): with
+  /// slot ratios 1.3 (tiled hep-th) and 2.2 (tiled rajat01) thread-per-row still ran 2.1x
+  /// faster; at ratio 10 (the lesson's skewed matrix, vector length 16) team-per-row ran
+  /// 1.16x faster in f64 and 1.21x slower in f32: the break-even lies near there.
+  static constexpr double team_slot_advantage = 4.0;
   /// Threads per block of the long-row kernel: 4 warps, one long row each.
   static constexpr int long_row_warps = 4;
 };

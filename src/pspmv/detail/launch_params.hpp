@@ -64,10 +64,13 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     c.reason = "SELL: row per thread (lane r of a slice holds row r)";
   } else if (Traits::is_gpu) {
     // The lane-slot model: fewer slots means fewer idle lanes per useful multiply-add.
-    // Team-per-row is judged at its best vector length (see below); ties go to threads.
+    // Team-per-row is judged at its best vector length (see below) and must save a factor
+    // ExecTraits::team_slot_advantage of the slots to be chosen.
     const std::int64_t team = team_lane_slots(row_ptr, nrows, best_vector_length<Traits>(row_ptr, nrows, ls.lane_width),
                                               ls.lane_width);
-    c.mapping = team < ls.thread_per_row ? Mapping::team_per_row : Mapping::thread_per_row;
+    c.mapping = static_cast<double>(team) * Traits::team_slot_advantage < static_cast<double>(ls.thread_per_row)
+                    ? Mapping::team_per_row
+                    : Mapping::thread_per_row;
     c.reason = "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
                std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
                " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
