@@ -105,6 +105,7 @@ class Plan {
   std::int64_t nnz_ = 0;
   std::size_t csr_bytes_ = 0;
   bool keep_permuted_ = false;
+  std::string label_;  ///< Kokkos Tools name of the kernel, e.g. "pspmv::csr_thread_per_row::static_chunks"
   int log2_c_ = 0;  ///< SELL: log2 of the slice height
   Kokkos::View<std::int32_t*, memory_space> partition_;
   detail::LaunchChoice choice_;
@@ -227,6 +228,11 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     }
     A_ = copy_to<memory_space>(A);
   }
+  label_ = std::string("pspmv::") +
+           (format_ == Format::sell
+                ? (choice_.mapping == Mapping::thread_per_row ? "sell_row_per_thread" : "sell_slice_per_team")
+                : (choice_.mapping == Mapping::thread_per_row ? "csr_thread_per_row" : "csr_team_per_row")) +
+           "::" + to_string(choice_.schedule);
   source_row_ptr_ = A.row_ptr.data();
   ExecSpace().fence();
   analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -255,6 +261,67 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
   return s;
 }
 
+namespace detail {
+
+/// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
+/// of `chunk` (static or dynamic), or BlocksTag over the `blocks` of the nnz partition.
+/// `label` is the Kokkos Tools name fixed at analyze time (no string is built per call).
+template <class ExecSpace, class Functor>
+void launch_range(const std::string& label, Schedule schedule, std::int64_t rows, std::int64_t blocks, int chunk,
+                  const Functor& f) {
+  switch (schedule) {
+    case Schedule::static_chunks: {
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(0, rows);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::dynamic_chunks: {
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, RowsTag> policy(0, rows);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::nnz_balanced: {
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(0, blocks);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+  }
+}
+
+/// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams.
+template <class ExecSpace, class Functor>
+void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f) {
+  const int chunk = static_cast<int>(p.chunk_size);
+  switch (schedule) {
+    case Schedule::static_chunks: {
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(p.league_size, p.team_size,
+                                                                                       p.vector_length);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::dynamic_chunks: {
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, RowsTag> policy(p.league_size, p.team_size,
+                                                                                        p.vector_length);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::nnz_balanced: {
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(p.league_size, p.team_size,
+                                                                                        p.vector_length);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+  }
+}
+
+}  // namespace detail
+
 template <class ExecSpace, class Value, class Offset>
 void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_type& x, Value beta,
                                              const vector_type& y) const {
@@ -269,10 +336,7 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
     if (xb != nullptr && yb != nullptr && xb < yb + y.extent(0) && yb < xb + x.extent(0))
       throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
   }
-  using Static = Kokkos::Schedule<Kokkos::Static>;
-  using Dynamic = Kokkos::Schedule<Kokkos::Dynamic>;
   const LaunchParams& p = choice_.launch;
-
   if (alpha == Value(0) || nnz_ == 0) {
     Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(0, nrows_),
                          detail::ScaleY<ExecSpace, Value>{y, beta});
@@ -299,50 +363,12 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
     if (choice_.mapping == Mapping::thread_per_row) {
       detail::SellRowPerThread<ExecSpace, Value> f;
       fill_sell(f);
-      switch (choice_.schedule) {
-        case Schedule::static_chunks: {
-          Kokkos::RangePolicy<ExecSpace, Static, detail::RowsTag> policy(0, nrows_);
-          policy.set_chunk_size(chunk);
-          Kokkos::parallel_for("pspmv::sell_row_per_thread::static_chunks", policy, f);
-          break;
-        }
-        case Schedule::dynamic_chunks: {
-          Kokkos::RangePolicy<ExecSpace, Dynamic, detail::RowsTag> policy(0, nrows_);
-          policy.set_chunk_size(chunk);
-          Kokkos::parallel_for("pspmv::sell_row_per_thread::dynamic_chunks", policy, f);
-          break;
-        }
-        case Schedule::nnz_balanced: {
-          Kokkos::RangePolicy<ExecSpace, Static, detail::BlocksTag> policy(0, p.num_blocks);
-          policy.set_chunk_size(1);
-          Kokkos::parallel_for("pspmv::sell_row_per_thread::nnz_balanced", policy, f);
-          break;
-        }
-      }
+      detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
     } else {
       detail::SellSlicePerTeam<ExecSpace, Value> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
-      switch (choice_.schedule) {
-        case Schedule::static_chunks: {
-          Kokkos::TeamPolicy<ExecSpace, Static, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
-          policy.set_chunk_size(chunk);
-          Kokkos::parallel_for("pspmv::sell_slice_per_team::static_chunks", policy, f);
-          break;
-        }
-        case Schedule::dynamic_chunks: {
-          Kokkos::TeamPolicy<ExecSpace, Dynamic, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
-          policy.set_chunk_size(chunk);
-          Kokkos::parallel_for("pspmv::sell_slice_per_team::dynamic_chunks", policy, f);
-          break;
-        }
-        case Schedule::nnz_balanced: {
-          Kokkos::TeamPolicy<ExecSpace, Static, detail::BlocksTag> policy(p.league_size, p.team_size, p.vector_length);
-          policy.set_chunk_size(1);
-          Kokkos::parallel_for("pspmv::sell_slice_per_team::nnz_balanced", policy, f);
-          break;
-        }
-      }
+      detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
     }
     if (p.long_rows > 0) {
       detail::SellLongRows<ExecSpace, Value> g;
@@ -364,7 +390,6 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
     }
     return;
   }
-
   auto fill = [&](auto& f) {
     f.row_ptr = A_.row_ptr;
     f.col_idx = A_.col_idx;
@@ -378,51 +403,13 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
   if (choice_.mapping == Mapping::thread_per_row) {
     detail::CsrThreadPerRow<ExecSpace, Value, Offset> f;
     fill(f);
-    switch (choice_.schedule) {
-      case Schedule::static_chunks: {
-        Kokkos::RangePolicy<ExecSpace, Static, detail::RowsTag> policy(0, nrows_);
-        policy.set_chunk_size(chunk);
-        Kokkos::parallel_for("pspmv::csr_thread_per_row::static_chunks", policy, f);
-        break;
-      }
-      case Schedule::dynamic_chunks: {
-        Kokkos::RangePolicy<ExecSpace, Dynamic, detail::RowsTag> policy(0, nrows_);
-        policy.set_chunk_size(chunk);
-        Kokkos::parallel_for("pspmv::csr_thread_per_row::dynamic_chunks", policy, f);
-        break;
-      }
-      case Schedule::nnz_balanced: {
-        Kokkos::RangePolicy<ExecSpace, Static, detail::BlocksTag> policy(0, p.num_blocks);
-        policy.set_chunk_size(1);
-        Kokkos::parallel_for("pspmv::csr_thread_per_row::nnz_balanced", policy, f);
-        break;
-      }
-    }
+    detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
   } else {
     detail::CsrTeamPerRow<ExecSpace, Value, Offset> f;
     fill(f);
     f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
-    switch (choice_.schedule) {
-      case Schedule::static_chunks: {
-        Kokkos::TeamPolicy<ExecSpace, Static, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
-        policy.set_chunk_size(chunk);
-        Kokkos::parallel_for("pspmv::csr_team_per_row::static_chunks", policy, f);
-        break;
-      }
-      case Schedule::dynamic_chunks: {
-        Kokkos::TeamPolicy<ExecSpace, Dynamic, detail::RowsTag> policy(p.league_size, p.team_size, p.vector_length);
-        policy.set_chunk_size(chunk);
-        Kokkos::parallel_for("pspmv::csr_team_per_row::dynamic_chunks", policy, f);
-        break;
-      }
-      case Schedule::nnz_balanced: {
-        Kokkos::TeamPolicy<ExecSpace, Static, detail::BlocksTag> policy(p.league_size, p.team_size, p.vector_length);
-        policy.set_chunk_size(1);
-        Kokkos::parallel_for("pspmv::csr_team_per_row::nnz_balanced", policy, f);
-        break;
-      }
-    }
+    detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
   }
 }
 

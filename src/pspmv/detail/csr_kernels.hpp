@@ -38,6 +38,15 @@ struct CsrViews {
   }
 };
 
+/// Work items [first, last) of team `rank` when each team takes `per_team` of `n` items;
+/// computed in 64 bits so that no sum wraps near 2^31.
+KOKKOS_INLINE_FUNCTION void team_share(const std::int64_t rank, const std::int32_t per_team, const std::int32_t n,
+                                       std::int32_t& first, std::int32_t& last) {
+  const std::int64_t begin = rank * per_team, end = begin + per_team;
+  first = begin < n ? static_cast<std::int32_t>(begin) : n;
+  last = end < n ? static_cast<std::int32_t>(end) : n;
+}
+
 /// Thread-per-row: one thread (one GPU lane) computes a whole row.
 /// RowsTag: one work item per row. BlocksTag: one work item per nnz-balanced block.
 template <class ExecSpace, class Value, class Offset>
@@ -75,10 +84,9 @@ struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
     Kokkos::single(Kokkos::PerThread(team), [&]() { this->store(i, sum); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const std::int64_t end = first + rows_per_team;  // 64-bit: no wrap near 2^31 rows
-    const std::int32_t last = end < nrows ? static_cast<std::int32_t>(end) : nrows;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last),
+    std::int32_t first = 0, last = 0;
+    team_share(team.league_rank(), rows_per_team, nrows, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
                          [&](const std::int32_t i) { row(team, i); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {

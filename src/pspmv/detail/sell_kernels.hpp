@@ -84,10 +84,9 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * slices_per_team;
-    const std::int64_t end = first + slices_per_team;
-    const std::int32_t last = end < this->nslices ? static_cast<std::int32_t>(end) : this->nslices;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last),
+    std::int32_t first = 0, last = 0;
+    team_share(team.league_rank(), slices_per_team, this->nslices, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
                          [&](const std::int32_t s) { slice_lanes(team, s); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
@@ -119,10 +118,9 @@ struct SellLongRows {
   bool permuted_output = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const std::int64_t end = first + rows_per_team;
-    const std::int32_t last = end < nlong ? static_cast<std::int32_t>(end) : nlong;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<std::int32_t>(first), last), [&](const std::int32_t l) {
+    std::int32_t first = 0, last = 0;
+    team_share(team.league_rank(), rows_per_team, nlong, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t l) {
       Value sum = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, long_row_ptr(l), long_row_ptr(l + 1)),
