@@ -105,6 +105,9 @@ int main(int argc, char** argv) {
   info->add_option("--gen", info_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
   info->add_option("--lane-width", lane_width, "lanes per group for the lane-slot model")->check(CLI::Range(1, 1024));
   info->add_flag("--json", info_as_json, "print JSON instead of text");
+  std::int64_t info_rows = 0;
+  info->add_option("--rows", info_rows, "rows for --gen specs that give none (e.g. --gen skewed --rows 524288)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));
   std::string info_format = "csr";
   int info_slice = 32;
   std::int64_t info_sigma = 1;
@@ -144,10 +147,22 @@ int main(int argc, char** argv) {
   bench->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")->check(CLI::NonNegativeNumber);
   bench->add_flag("--no-peers", no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
   bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
+  std::int64_t bench_rows = 0;
+  bench->add_option("--rows", bench_rows, "rows for --gen specs that give none (e.g. --gen even --rows 524288)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));
   bench->add_option("--json", json_out, "write JSON records to this file ('-' for standard output)");
   bench->add_option("--csv", csv_out, "write CSV records to this file ('-' for standard output)");
 
   CLI11_PARSE(app, argc, argv);
+
+  // `--gen even --rows N` is `--gen even:N`.
+  auto apply_rows = [](std::vector<std::string>& specs, std::int64_t rows) {
+    if (rows <= 0) return;
+    for (auto& spec : specs)
+      if ((spec == "even" || spec == "skewed" || spec == "random")) spec += ":" + std::to_string(rows);
+  };
+  apply_rows(info_gens, info_rows);
+  apply_rows(bench_gens, bench_rows);
 
   Kokkos::ScopeGuard guard(argc, argv);
   try {
