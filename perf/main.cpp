@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
                 sl["slice_height"].get<int>(), sl["sigma"].get<long long>(), sl["slices"].get<long long>(),
                 sl["lane_slots"].get<long long>(), 100 * sl["useful"].get<double>(), sl["padding"].get<double>(),
                 sl["bytes_vs_csr_f64"].get<double>(), sl["bytes_vs_csr_f32"].get<double>(),
-                sl["bytes_vs_csr_f64"].get<double>() > 1.1 ? "  (over the 1.1x limit: the analyzer keeps CSR)" : "");
+                sl["bytes_vs_csr_f64"].get<double>() > 1.1 ? "  (over the 1.1x limit: an automatic GPU plan keeps CSR)" : "");
           }
         }
       }
