@@ -177,6 +177,22 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     const pspmv::Plan<Exec, Value, Offset> plan(A, opt);
     const auto t = measure([&] { plan.multiply(Value(1), x, Value(0), y); });
     record("pspmv", label, plan.describe(), label == "auto" ? plan.reason() : "", plan.analyze_seconds(), t);
+    for (const int u : o.unroll_sweep) {
+#if defined(PSPMV_UNROLL_SWEEP)
+      const auto tu = measure([&] {
+        switch (u) {
+          case 1: plan.template multiply_unrolled<1>(Value(1), x, Value(0), y); break;
+          case 2: plan.template multiply_unrolled<2>(Value(1), x, Value(0), y); break;
+          case 4: plan.template multiply_unrolled<4>(Value(1), x, Value(0), y); break;
+          default: plan.template multiply_unrolled<8>(Value(1), x, Value(0), y); break;
+        }
+      });
+      record("pspmv", label + " U=" + std::to_string(u), plan.describe(), "", plan.analyze_seconds(), tu);
+#else
+      throw pspmv::Unsupported("bench --unroll-sweep " + std::to_string(u) +
+                               ": this CUDA build was configured without -DPSPMV_UNROLL_SWEEP=ON");
+#endif
+    }
   }
   if (!o.peers) return;
   const auto dA = pspmv::copy_to<Mem>(A);  // the peers' own CSR copy in Exec's memory

@@ -147,6 +147,11 @@ int main(int argc, char** argv) {
   bench->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")->check(CLI::NonNegativeNumber);
   bench->add_flag("--no-peers", no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
   bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
+  bench->add_option("--unroll-sweep", bo.unroll_sweep,
+                    "also run every variant with each of these gather unroll factors (entries a thread loads "
+                    "before it gathers x; 1, 2, 4 or 8)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 2, 4, 8}));
   std::int64_t bench_rows = 0;
   bench->add_option("--rows", bench_rows, "rows for --gen specs that give none (e.g. --gen even --rows 524288)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));

@@ -61,7 +61,16 @@ class Plan {
   /// must not overlap. Only launches: no allocation, no host loop over the matrix.
   /// Asynchronous with respect to the host, like any Kokkos launch: fence before reading y.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
-  void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
+  void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
+    multiply_unrolled<ExecTraits<ExecSpace>::gather_unroll>(alpha, x, beta, y);
+  }
+
+  /// multiply() with the kernels' gather unroll factor (entries a thread loads before it
+  /// gathers x; see detail::gather_dot) set to Unroll instead of ExecTraits::gather_unroll.
+  /// For experiments (`pspmv bench --unroll-sweep`); same results up to rounding order
+  /// only where lanes share a row.
+  template <int Unroll>
+  void multiply_unrolled(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
 
   std::int32_t nrows() const { return nrows_; }
   std::int32_t ncols() const { return ncols_; }
@@ -323,8 +332,9 @@ void launch_teams(const std::string& label, Schedule schedule, const LaunchParam
 }  // namespace detail
 
 template <class ExecSpace, class Value, class Offset>
-void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_type& x, Value beta,
-                                             const vector_type& y) const {
+template <int Unroll>
+void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_vector_type& x, Value beta,
+                                                      const vector_type& y) const {
   if (static_cast<std::int64_t>(x.extent(0)) != ncols_)
     throw DimensionError("multiply: length of x (= ncols of A)", ncols_, static_cast<std::int64_t>(x.extent(0)));
   if (static_cast<std::int64_t>(y.extent(0)) != nrows_)
@@ -361,17 +371,17 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
       f.permuted_output = keep_permuted_;
     };
     if (choice_.mapping == Mapping::thread_per_row) {
-      detail::SellRowPerThread<ExecSpace, Value> f;
+      detail::SellRowPerThread<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
     } else {
-      detail::SellSlicePerTeam<ExecSpace, Value> f;
+      detail::SellSlicePerTeam<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
       detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
     }
     if (p.long_rows > 0) {
-      detail::SellLongRows<ExecSpace, Value> g;
+      detail::SellLongRows<ExecSpace, Value, Unroll> g;
       g.long_rows = S_.long_rows;
       g.long_pos = S_.long_pos;
       g.long_row_ptr = S_.long_row_ptr;
@@ -383,6 +393,7 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
       g.beta = beta;
       g.nlong = static_cast<std::int32_t>(p.long_rows);
       g.rows_per_team = p.long_team_size;
+      g.vector_length = p.long_vector_length;
       g.permuted_output = keep_permuted_;
       const std::int64_t league = (p.long_rows + p.long_team_size - 1) / p.long_team_size;
       Kokkos::parallel_for("pspmv::sell_long_rows",
@@ -401,14 +412,15 @@ void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_ty
     f.beta = beta;
   };
   if (choice_.mapping == Mapping::thread_per_row) {
-    detail::CsrThreadPerRow<ExecSpace, Value, Offset> f;
+    detail::CsrThreadPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
     detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
   } else {
-    detail::CsrTeamPerRow<ExecSpace, Value, Offset> f;
+    detail::CsrTeamPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
     f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
+    f.vector_length = p.vector_length;
     detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
   }
 }

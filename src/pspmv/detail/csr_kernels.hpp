@@ -11,8 +11,36 @@
 
 #include <cstdint>
 
+#include "exec_traits.hpp"
+
 namespace pspmv {
 namespace detail {
+
+/// sum over k = first, first + stride, ... < end of values(k) * x(col_idx(k)), added in
+/// that order (the same rounding as a plain loop). With Unroll > 1 each step first loads
+/// Unroll column indices and values, then gathers Unroll entries of x, so that Unroll
+/// independent loads are in flight per thread: memory-level parallelism for a GPU lane,
+/// whose dependent load chain (col_idx, then x) otherwise leaves the memory system idle
+/// (ExecTraits::gather_unroll; measured in perf/results).
+template <int Unroll, class Value, class ValuesView, class ColView, class XView>
+KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView& col_idx, const XView& x,
+                                        std::int64_t first, const std::int64_t end, const std::int64_t stride) {
+  Value sum = 0;
+  std::int64_t k = first;
+  if (Unroll > 1) {
+    for (; k + (Unroll - 1) * stride < end; k += Unroll * stride) {
+      std::int32_t c[Unroll];
+      Value v[Unroll];
+      for (int u = 0; u < Unroll; ++u) {
+        c[u] = col_idx(k + u * stride);
+        v[u] = values(k + u * stride);
+      }
+      for (int u = 0; u < Unroll; ++u) sum += v[u] * x(c[u]);
+    }
+  }
+  for (; k < end; k += stride) sum += values(k) * x(col_idx(k));
+  return sum;
+}
 
 /// Work tags: iterate over rows (or over teams of consecutive rows), or over the
 /// nnz-balanced blocks of a row partition.
@@ -49,12 +77,11 @@ KOKKOS_INLINE_FUNCTION void team_share(const std::int64_t rank, const std::int32
 
 /// Thread-per-row: one thread (one GPU lane) computes a whole row.
 /// RowsTag: one work item per row. BlocksTag: one work item per nnz-balanced block.
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
 struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset> {
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
-    Value sum = 0;
-    const Offset end = this->row_ptr(i + 1);
-    for (Offset k = this->row_ptr(i); k < end; ++k) sum += this->values(k) * this->x(this->col_idx(k));
+    const Value sum = gather_dot<Unroll, Value>(
+        this->values, this->col_idx, this->x, this->row_ptr(i), this->row_ptr(i + 1), 1);
     this->store(i, sum);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t i) const { row(i); }
@@ -68,20 +95,40 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset> {
 /// vector lanes of a thread share one row (ThreadVectorRange reduction). With vector
 /// length 32 on CUDA this is warp-per-row. RowsTag: team t takes rows
 /// [t * rows_per_team, (t + 1) * rows_per_team). BlocksTag: team t takes block t.
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
 struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t nrows = 0;
   std::int32_t rows_per_team = 1;
+  int vector_length = 1;  ///< lanes per row (the policy's vector length)
 
   KOKKOS_INLINE_FUNCTION void row(const member_type& team, const std::int32_t i) const {
-    const Offset begin = this->row_ptr(i), end = this->row_ptr(i + 1);
-    Value sum = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, begin, end),
-        [&](const Offset k, Value& partial) { partial += this->values(k) * this->x(this->col_idx(k)); },
-        sum);
+    const Value sum = row_sum(team, this->values, this->col_idx, this->x, this->row_ptr(i), this->row_ptr(i + 1),
+                              vector_length);
     Kokkos::single(Kokkos::PerThread(team), [&]() { this->store(i, sum); });
+  }
+
+  /// sum_k values(k) * x(col_idx(k)) over [begin, end), shared by the `lanes` vector lanes of
+  /// the calling thread. Unroll > 1 (a GPU): lane l takes entries begin + l, + lanes,
+  /// ... with unrolled loads, then the lanes reduce. Otherwise one ThreadVectorRange reduce
+  /// over the entries (a host SIMD loop).
+  template <class ValuesView, class ColView, class XView>
+  KOKKOS_INLINE_FUNCTION static Value row_sum(const member_type& team, const ValuesView& values,
+                                              const ColView& col_idx, const XView& x, const std::int64_t begin,
+                                              const std::int64_t end, const int lanes) {
+    constexpr int U = Unroll;
+    Value sum = 0;
+    if (U > 1) {
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, lanes),
+          [&](const int l, Value& partial) { partial += gather_dot<U, Value>(values, col_idx, x, begin + l, end, lanes); },
+          sum);
+    } else {
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, begin, end),
+          [&](const std::int64_t k, Value& partial) { partial += values(k) * x(col_idx(k)); }, sum);
+    }
+    return sum;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
     std::int32_t first = 0, last = 0;

@@ -13,7 +13,7 @@
 namespace pspmv {
 namespace detail {
 
-template <class ExecSpace, class Value>
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
 struct SellViews {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const std::int64_t*, memory_space> slice_ptr;
@@ -39,11 +39,8 @@ struct SellViews {
     const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
     const std::int32_t len = row_len(p);
     if (len < 0) return;  // a long row: SellLongRows computes it
-    Value sum = 0;
-    for (std::int32_t j = 0; j < len; ++j) {
-      const std::int64_t k = base + static_cast<std::int64_t>(j) * C;
-      sum += values(k) * x(col_idx(k));
-    }
+    const Value sum = gather_dot<Unroll, Value>(
+        values, col_idx, x, base, base + static_cast<std::int64_t>(len) * C, C);
     const std::int32_t i = permuted_output ? p : perm(p);
     y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
   }
@@ -58,8 +55,8 @@ struct SellViews {
 /// Row-per-thread over SELL: one thread (GPU lane) per row; consecutive threads take
 /// consecutive rows of a slice, so their loads of column j are contiguous (coalesced on a
 /// GPU). RowsTag: one work item per row. BlocksTag: one work item per block of slices.
-template <class ExecSpace, class Value>
-struct SellRowPerThread : SellViews<ExecSpace, Value> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
+struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -72,8 +69,8 @@ struct SellRowPerThread : SellViews<ExecSpace, Value> {
 /// length C (<= 32) lane r holds row r and loads column by column are coalesced.
 /// RowsTag: team t takes slices [t * slices_per_team, (t + 1) * slices_per_team).
 /// BlocksTag: team t takes block t of the partition.
-template <class ExecSpace, class Value>
-struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
+struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t slices_per_team = 1;
 
@@ -100,7 +97,7 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value> {
 /// The long rows of a SELL plan (rows taken out of the slices), one row per team thread
 /// with its vector lanes sharing the row (warp-per-row at vector length 32 on a GPU):
 /// team t takes long rows [t * rows_per_team, (t + 1) * rows_per_team).
-template <class ExecSpace, class Value>
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
 struct SellLongRows {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -115,16 +112,16 @@ struct SellLongRows {
   Value beta;
   std::int32_t nlong = 0;
   std::int32_t rows_per_team = 1;
+  int vector_length = 1;  ///< lanes per long row (the policy's vector length)
   bool permuted_output = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     std::int32_t first = 0, last = 0;
     team_share(team.league_rank(), rows_per_team, nlong, first, last);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t l) {
-      Value sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, long_row_ptr(l), long_row_ptr(l + 1)),
-          [&](const std::int64_t k, Value& partial) { partial += values(k) * x(col_idx(k)); }, sum);
+      // The same lane-shared row sum as CSR team-per-row.
+      const Value sum = CsrTeamPerRow<ExecSpace, Value, std::int64_t, Unroll>::row_sum(
+          team, values, col_idx, x, long_row_ptr(l), long_row_ptr(l + 1), vector_length);
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         const std::int32_t i = permuted_output ? long_pos(l) : long_rows(l);
         y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
