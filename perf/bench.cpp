@@ -233,7 +233,8 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
 
 template <class Exec>
 void bench_space(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
-  const bool wide = static_cast<std::int64_t>(in.A.nnz()) > INT32_MAX;
+  // 64-bit row_ptr offsets only where nnz needs them (pspmv::offset_bits_for).
+  const bool wide = pspmv::offset_bits_for(static_cast<std::int64_t>(in.A.nnz())) == 64;
   for (const auto& p : o.precisions) {
     if (p == "f64") {
       if (wide) bench_typed<Exec, double, std::int64_t>(in, o, out);

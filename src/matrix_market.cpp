@@ -1,5 +1,5 @@
 // Matrix Market reader and writer: see pspmv/matrix_market.hpp for the accepted dialect.
-#include "pspmv/matrix_market.hpp"
+#include "pspmv/matrix_market_coo.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -40,15 +40,22 @@ std::size_t tokenize(std::string_view line, std::string_view* tok, std::size_t m
 }
 
 bool parse_int(std::string_view t, std::int64_t& out) {
-  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
+  // One optional sign: from_chars takes '-' only, so a '+' is dropped first ("+-3" is no number).
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) return false;
+  }
   if (t.empty()) return false;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
   return ec == std::errc() && p == t.data() + t.size();
 }
 
 bool parse_real(std::string_view t, double& out) {
-  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
-  if (t.empty() || t[0] == '+') return false;
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) return false;  // "+-1", "++1"
+  }
+  if (t.empty()) return false;
   char buf[128];
   if (t.size() >= sizeof(buf)) return false;
   // Fortran double-precision exponent: 1.5D+03 == 1.5E+03.
@@ -94,7 +101,10 @@ CooMatrix<double> read_matrix_market_coo(const std::string& path, MatrixMarketHe
   if (!in) throw Error(path + ": cannot open Matrix Market file");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw Error(path + ": read error");
+  return parse_matrix_market(text, path, header_out);
+}
 
+CooMatrix<double> parse_matrix_market(const std::string& text, const std::string& path, MatrixMarketHeader* header_out) {
   LineReader lr{text};
   std::string_view line;
   if (!lr.next(line)) throw ParseError(path, 1, "empty file: expected a '%%MatrixMarket' banner");

@@ -99,3 +99,70 @@ TEST(Generators, LessonPairHasEqualNnzAndTheRightShape) {
   EXPECT_EQ(T.nrows, 3 * 1024);
   EXPECT_NO_THROW(pspmv::validate(T));
 }
+
+// 64-bit offsets, by arithmetic on row_ptr alone: nothing below allocates the billions of
+// entries it describes (the H200 run of perf/results holds a real matrix beyond 2^31).
+TEST(Offsets, WidthIsChosenFromTheEntryCount) {
+  EXPECT_EQ(pspmv::offset_bits_for(0), 32);
+  EXPECT_EQ(pspmv::offset_bits_for(2147483647), 32);
+  EXPECT_EQ(pspmv::offset_bits_for(2147483648LL), 64);
+  EXPECT_EQ(pspmv::offset_bits_for(5000000000LL), 64);
+  EXPECT_NO_THROW(pspmv::check_offset_fits<std::int32_t>(2147483647));
+  EXPECT_NO_THROW(pspmv::check_offset_fits<std::int64_t>(2147483648LL));
+  try {
+    pspmv::check_offset_fits<std::int32_t>(2147483648LL, "SELL stored entries");
+    ADD_FAILURE() << "no error for 2^31 entries with 32-bit offsets";
+  } catch (const pspmv::InvalidArgument& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("SELL stored entries = 2147483648"), std::string::npos) << w;
+    EXPECT_NE(w.find("32-bit"), std::string::npos) << w;
+  }
+}
+
+TEST(Offsets, RowStatisticsPartitionAndSellShapeBeyond2To31) {
+  // 1000 rows of 3,000,000 entries (nnz 3e9) and 24 rows of 1: only row_ptr exists.
+  const std::int32_t nrows = 1024;
+  std::vector<std::int64_t> rp(nrows + 1, 0);
+  for (std::int32_t i = 0; i < nrows; ++i) rp[i + 1] = rp[i] + (i < 1000 ? 3000000 : 1);
+  const std::int64_t nnz = rp[nrows];
+  ASSERT_EQ(nnz, 3000000024LL);
+  EXPECT_EQ(pspmv::offset_bits_for(nnz), 64);
+  const auto s = pspmv::compute_row_stats(rp.data(), nrows, 1 << 30);
+  EXPECT_EQ(s.nnz, nnz);
+  EXPECT_EQ(s.max_len, 3000000);
+  EXPECT_EQ(s.min_len, 1);
+  // Lane-slots at width 32: 32 rows of a warp run as long as their longest.
+  const auto ls = pspmv::compute_lane_slots(rp.data(), nrows, 32);
+  EXPECT_EQ(ls.thread_per_row, 31LL * 32 * 3000000 + 32LL * 3000000);  // 31 full warps + the mixed one
+  // nnz-balanced blocks of about 750 rows of 3e6 entries each (no 32-bit wrap).
+  std::vector<std::int32_t> part(5);
+  pspmv::detail::nnz_partition(rp.data(), nrows, 4, part.data());
+  EXPECT_EQ(part, (std::vector<std::int32_t>{0, 251, 501, 751, nrows}));  // first row reaching b * nnz / 4
+  // SELL-32 with sorting: 32 slices of 3e6 columns and the short rows in the last one.
+  const auto shape = pspmv::sell_shape(rp.data(), nrows, 32, nrows, 0);
+  EXPECT_EQ(shape.nslices, 32);
+  EXPECT_EQ(shape.stored, 32LL * 3000000 * 32);  // slice 31 holds rows 992-999 (3e6) and 24 short rows
+  EXPECT_EQ(pspmv::offset_bits_for(shape.stored), 64);
+  EXPECT_THROW(pspmv::check_offset_fits<std::int32_t>(shape.stored, "SELL stored entries"), pspmv::InvalidArgument);
+}
+
+TEST(Fingerprint, ChangesWithAnyEntryIndexOrDimension) {
+  auto A = pspmv::generate_random<double, std::int64_t>(300, 200, 7.0, 5);
+  const std::uint64_t f0 = pspmv::fingerprint(A);
+  EXPECT_EQ(pspmv::fingerprint(A), f0);
+  auto B = pspmv::generate_random<double, std::int64_t>(300, 200, 7.0, 5);
+  EXPECT_EQ(pspmv::fingerprint(B), f0) << "equal matrices, equal fingerprints";
+  for (std::int64_t k : {std::int64_t{0}, A.nnz() / 2, A.nnz() - 1}) {
+    const double v = A.values(k);
+    A.values(k) = std::nextafter(v, 1e300);  // one ulp
+    EXPECT_NE(pspmv::fingerprint(A), f0) << "value " << k;
+    A.values(k) = v;
+    const std::int32_t c = A.col_idx(k);
+    A.col_idx(k) = c == 0 ? 1 : c - 1;
+    EXPECT_NE(pspmv::fingerprint(A), f0) << "column " << k;
+    A.col_idx(k) = c;
+  }
+  EXPECT_EQ(pspmv::fingerprint(A), f0);
+  A.ncols += 1;
+  EXPECT_NE(pspmv::fingerprint(A), f0) << "ncols";
+}

@@ -169,3 +169,136 @@ TEST(MatrixMarket, SharedMatricesMatchTheManifest) {
     EXPECT_EQ(s.empty_rows, m.empty_rows);
   }
 }
+
+// Every number form a Matrix Market file can hold: accepted and read exactly, or rejected
+// with the token in the message; never misread.
+TEST(MatrixMarket, NumberFormsAreReadExactlyOrRejected) {
+  const std::vector<std::pair<std::string, double>> accepted = {
+      {"1", 1.0},          {"+1", 1.0},           {"-1", -1.0},         {".5", 0.5},
+      {"-.5", -0.5},       {"+.5e-2", 0.005},     {"5.", 5.0},          {"1.5e+03", 1500.0},
+      {"1.5E+03", 1500.0}, {"1.5e3", 1500.0},     {"1.5D+03", 1500.0},  {"1.5d-3", 0.0015},
+      {"-0", -0.0},        {"1e-320", 1e-320},    {"0.1", 0.1},         {"123456789012345678", 123456789012345678.0},
+      {"2.2250738585072014e-308", 2.2250738585072014e-308}, {"1.7976931348623157e308", 1.7976931348623157e308}};
+  for (const auto& [token, want] : accepted) {
+    auto A = pspmv::read_matrix_market<double>(
+        write_tmp("num", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 " + token + "\n"));
+    ASSERT_EQ(A.nnz(), 1) << token;
+    EXPECT_EQ(A.values(0), want) << token;
+    EXPECT_EQ(std::signbit(A.values(0)), std::signbit(want)) << token;
+  }
+  for (const std::string token : {"inf", "-inf", "+inf", "Inf", "INFINITY", "nan", "NaN", "-nan"}) {
+    auto A = pspmv::read_matrix_market<double>(
+        write_tmp("infnan", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 " + token + "\n"));
+    ASSERT_EQ(A.nnz(), 1) << token;
+    const bool want_nan = token.find("nan") != std::string::npos || token.find("NaN") != std::string::npos;
+    EXPECT_EQ(std::isnan(A.values(0)), want_nan) << token;
+    EXPECT_EQ(std::isinf(A.values(0)), !want_nan) << token;
+    if (!want_nan) EXPECT_EQ(A.values(0) < 0, token[0] == '-') << token;
+  }
+  for (const std::string token : {"1.2.3", "0x10", "1,5", "--1", "++1", "+-1", "1e", "e5", "1e+", ".", "-",
+                                  "1.5Q3", "1..5", "one", "1e999", "-1e999", "1f", "nanx"}) {
+    expect_parse_error("badnum " + token, "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 " + token + "\n", 3,
+                       "'" + token + "'");
+  }
+  // Integer fields take integers only, with the same sign rules.
+  for (const std::string token : {"1.0", "1e3", "0x1", "12a", "--3", "+-3", "-+3", "9223372036854775808"})
+    expect_parse_error("badint " + token, "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 " + token + "\n", 3,
+                       "'" + token + "'");
+  // Values beyond float's range are an error when reading into float; tiny ones round.
+  EXPECT_THROW(pspmv::read_matrix_market<float>(write_tmp(
+                   "bigfloat2", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 -3.5e38\n")),
+               pspmv::InvalidArgument);
+  auto F = pspmv::read_matrix_market<float>(
+      write_tmp("infloat", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 inf\n2 2 3.4e38\n"));
+  EXPECT_TRUE(std::isinf(F.values(0))) << "an Inf in the file stays Inf, not an overflow error";
+  EXPECT_EQ(F.values(1), 3.4e38f);
+}
+
+// Layout: tabs, several spaces, trailing blanks, CRLF, a missing final newline, blank and
+// comment lines anywhere after the banner, banner words in any case and spacing.
+TEST(MatrixMarket, WhitespaceAndLayoutVariants) {
+  const std::vector<std::string> texts = {
+      "%%MatrixMarket\tmatrix  coordinate\treal general  \n2\t2\t2 \n1\t2\t+.5 \n2 1 -1\n",
+      "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n  2 2 2\r\n  1 2 .5  \r\n2 1 -1",
+      "%%MATRIXMARKET Matrix COORDINATE Real GENERAL\n\n\n% comment\n2 2 2\n% between\n\n1 2 0.5\n   \n2 1 -1\n\n",
+      "%%MatrixMarket matrix coordinate real general\n2 2 2\n\t1 2 5e-1\t\n2 1 -1e0\t"};
+  for (const auto& t : texts) {
+    auto A = pspmv::read_matrix_market<double>(write_tmp("layout", t));
+    EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 1, 0.5}, {1, 0, -1.0}})) << t;
+  }
+  expect_parse_error("empty", "", 1, "empty file");
+  expect_parse_error("bannerlate", "\n%%MatrixMarket matrix coordinate real general\n1 1 0\n", 1, "banner");
+  expect_parse_error("banneronly", "%%MatrixMarket matrix coordinate real general", 1, "missing size line");
+  expect_parse_error("bannerextra", "%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1, "5 words");
+  EXPECT_THROW(pspmv::read_matrix_market<double>(
+                   write_tmp("vector", "%%MatrixMarket vector coordinate real general\n1 1 0\n")),
+               pspmv::Unsupported);
+  expect_parse_error("sizeneg", "%%MatrixMarket matrix coordinate real general\n-1 2 0\n", 2, "negative");
+  expect_parse_error("sizefloat", "%%MatrixMarket matrix coordinate real general\n2.0 2 0\n", 2, "not an integer");
+  expect_parse_error("sizefour", "%%MatrixMarket matrix coordinate real general\n2 2 0 0\n", 2, "3 integers");
+  expect_parse_error("arraysize", "%%MatrixMarket matrix array real general\n2 2 4\n", 2, "2 integers");
+  expect_parse_error("symrect", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "square");
+  expect_parse_error("arraypattern", "%%MatrixMarket matrix array pattern general\n2 2\n", 1, "pattern");
+  expect_parse_error("colzero", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n", 3, "1-based");
+  expect_parse_error("negindex", "%%MatrixMarket matrix coordinate real general\n2 2 1\n-1 1 1\n", 3, "outside");
+  expect_parse_error("colbeyond", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1\n", 3, "outside");
+  expect_parse_error("floatindex", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1.0 1 1\n", 3, "integers");
+  expect_parse_error("patternvalue", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n", 3, "2 tokens");
+  expect_parse_error("arraytwo", "%%MatrixMarket matrix array real general\n1 2\n1 2\n", 3, "one value per line");
+  expect_parse_error("arrayextra", "%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 4, "extra value");
+}
+
+// An absurd declared entry count is no allocation request: with 10^10 entries declared and
+// one present, the reader must fail on the count, quickly and without exhausting memory.
+TEST(MatrixMarket, AbsurdCountsAllocateNothingBlindly) {
+  expect_parse_error("absurd2", "%%MatrixMarket matrix coordinate real general\n100000 100000 10000000000\n1 1 1\n",
+                     3, "truncated");
+  expect_parse_error("absurdsym", "%%MatrixMarket matrix coordinate real symmetric\n2000000000 2000000000 1999999999999999999\n1 1 1\n",
+                     3, "truncated");
+  expect_parse_error("absurdarray", "%%MatrixMarket matrix array real general\n2000000000 2000000000\n1\n", 3,
+                     "truncated");
+  expect_parse_error("toolong", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 " + std::string(200, '1') + "\n",
+                     3, "cannot read");
+}
+
+// Symmetric, skew-symmetric and pattern storage with duplicates: mirrored entries sum too.
+TEST(MatrixMarket, DuplicatesInSymmetricStorageSumOnBothSides) {
+  auto A = pspmv::read_matrix_market<double>(write_tmp(
+      "symdup", "%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n2 1 1\n2 1 2\n1 1 1\n1 1 0.5\n"));
+  EXPECT_EQ(entries(A), (std::vector<std::tuple<int, int, double>>{{0, 0, 1.5}, {0, 1, 3}, {1, 0, 3}}));
+  auto P = pspmv::read_matrix_market<double>(
+      write_tmp("patdup", "%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n1 2\n2 2\n"));
+  EXPECT_EQ(entries(P), (std::vector<std::tuple<int, int, double>>{{0, 1, 2}, {1, 1, 1}}));
+  auto K = pspmv::read_matrix_market<double>(
+      write_tmp("arrayskew", "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n"));
+  EXPECT_EQ(entries(K), (std::vector<std::tuple<int, int, double>>{
+                            {0, 1, -1}, {0, 2, -2}, {1, 0, 1}, {1, 2, -3}, {2, 0, 2}, {2, 1, 3}}));
+}
+
+// The fuzz target's seed corpus and every input the fuzzer ever failed on (tests/fuzz):
+// each parses, or raises a pspmv::Error that names the input; nothing else.
+TEST(MatrixMarket, FuzzCorpusAndRegressions) {
+  std::size_t files = 0;
+  for (const char* sub : {"corpus", "regressions"}) {
+    const std::filesystem::path dir = std::filesystem::path(PSPMV_FUZZ_DIR) / sub;
+    ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      if (!e.is_regular_file() || e.path().filename().string()[0] == '.') continue;
+      ++files;
+      std::ifstream in(e.path(), std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      try {
+        auto coo = pspmv::parse_matrix_market(text, e.path().string());
+        for (std::size_t k = 0; k < coo.row.size(); ++k) {
+          ASSERT_TRUE(coo.row[k] >= 0 && coo.row[k] < coo.nrows && coo.col[k] >= 0 && coo.col[k] < coo.ncols)
+              << e.path() << " entry " << k;
+        }
+      } catch (const pspmv::Error& err) {
+        EXPECT_NE(std::string(err.what()).find(e.path().string()), std::string::npos) << err.what();
+      } catch (const std::exception& err) {
+        ADD_FAILURE() << e.path() << ": not a pspmv::Error: " << err.what();
+      }
+    }
+  }
+  EXPECT_GE(files, 14u);
+}

@@ -26,8 +26,11 @@ class SpmvTest : public ::testing::Test {
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     std::vector<double> x(A.ncols), y0(A.nrows);
     for (auto& v : x) v = static_cast<double>(static_cast<Value>(dist(rng)));
-    for (auto& v : y0)
-      v = beta == 0.0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(static_cast<Value>(dist(rng)));
+    // beta == 0: y starts as NaN and +-Inf, which must not survive (BLAS semantics).
+    for (std::size_t i = 0; i < y0.size(); ++i)
+      y0[i] = beta == 0.0 ? (i % 3 == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                        : (i % 3 == 1 ? 1.0 : -1.0) * std::numeric_limits<double>::infinity())
+                          : static_cast<double>(static_cast<Value>(dist(rng)));
     PlanT plan = pspmv::analyze<Exec>(A, opt);
     typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
     auto hx = Kokkos::create_mirror_view(dx);
@@ -273,6 +276,33 @@ TYPED_TEST(SpmvTest, DimensionAndAliasErrors) {
   EXPECT_FALSE(plan.built_from(B));
 }
 
+TYPED_TEST(SpmvTest, StalePlanIsDetected) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  auto A = pspmv::generate_random<V, O>(500, 400, 6.0, 21);
+  for (auto f : pspmv::all_formats) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = f;
+    auto plan = pspmv::analyze<typename TestFixture::Exec>(A, opt);
+    EXPECT_TRUE(plan.matches(A));
+    EXPECT_NE(plan.fingerprint(), 0u);
+    const V v = A.values(17);
+    A.values(17) = v + V(1);  // the caller edits the matrix after analyze()
+    EXPECT_FALSE(plan.matches(A)) << "a changed value must make the plan stale";
+    EXPECT_TRUE(plan.built_from(A)) << "same storage: built_from() cannot see the change";
+    A.values(17) = v;
+    EXPECT_TRUE(plan.matches(A));
+    const std::int32_t c = A.col_idx(3);
+    A.col_idx(3) = (c + 1) % A.ncols;
+    EXPECT_FALSE(plan.matches(A)) << "a changed column index must make the plan stale";
+    A.col_idx(3) = c;
+    EXPECT_FALSE(plan.matches(pspmv::generate_random<V, O>(500, 400, 6.0, 22))) << "another matrix";
+    opt.fingerprint = false;
+    auto unhashed = pspmv::analyze<typename TestFixture::Exec>(A, opt);
+    EXPECT_THROW(unhashed.matches(A), pspmv::InvalidArgument);
+  }
+}
+
 TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
@@ -313,11 +343,18 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
     for (std::int32_t k = 0; k < (i % 1024 == 0 ? 2000 : 2); ++k) c.push_back(k);
     return c;
   });
+  // Without the long-row split the 2000-entry rows pad their slices: CSR is kept.
   pspmv::AnalyzeOptions limit;
   limit.sell_memory_limit = 1.1;
+  limit.sell_long_row = -1;
   auto pr = pspmv::analyze<Exec>(R, limit);
   if (pspmv::ExecTraits<Exec>::prefer_sell) EXPECT_NE(pr.reason().find("keeping CSR"), std::string::npos) << pr.reason();
   EXPECT_EQ(pr.format(), pspmv::Format::csr) << pr.reason();
+  // With the default split (a GPU: rows beyond 64 entries leave the slices) the same matrix
+  // fits SELL within the limit.
+  auto ps = pspmv::analyze<Exec>(R);
+  EXPECT_EQ(ps.format(), pspmv::ExecTraits<Exec>::prefer_sell ? pspmv::Format::sell : pspmv::Format::csr) << ps.reason();
+  EXPECT_LE(static_cast<double>(ps.bytes()), 1.1 * static_cast<double>(ps.csr_bytes())) << ps.reason();
   opt.vector_length = 3;
   EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
   opt.vector_length = 1;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "pspmv/coo_matrix.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {
@@ -57,6 +59,76 @@ struct CsrMatrix {
            values.extent(0) * sizeof(Value);
   }
 };
+
+/// Width in bits of the row_ptr offsets a matrix with `stored_entries` entries needs:
+/// 32 while every offset fits int32 (nnz, or the padded entries of a SELL copy, below
+/// 2^31), 64 beyond. pspmv's tool reads and benchmarks with this width.
+inline int offset_bits_for(std::int64_t stored_entries) {
+  return stored_entries > static_cast<std::int64_t>(std::numeric_limits<std::int32_t>::max()) ? 64 : 32;
+}
+
+/// Checks that `count` entries (nnz, or stored SELL entries) can be addressed by Offset.
+/// @throws InvalidArgument naming what was counted, the count and the offset width, e.g.
+///         "nnz = 2147483648 does not fit a 32-bit row_ptr offset (use int64_t offsets)".
+template <class Offset>
+void check_offset_fits(std::int64_t count, const std::string& what = "nnz") {
+  if (count > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
+    throw InvalidArgument(what + " = " + std::to_string(count) + " does not fit a " +
+                          std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset (use int64_t offsets)");
+}
+
+namespace detail {
+/// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, so
+/// that every step is a bijection of h and any single changed word changes the result.
+inline std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t h) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+  }
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+/// splitmix64's finalizer: spreads every input bit over the result.
+inline std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+/// hash_bytes in parallel over 4 MiB pieces on the default host space, combined in order
+/// (the result does not depend on the thread count).
+inline std::uint64_t hash_array(const void* data, std::size_t bytes, std::uint64_t seed) {
+  constexpr std::size_t piece = std::size_t{1} << 22;
+  const std::size_t pieces = (bytes + piece - 1) / piece;
+  std::vector<std::uint64_t> h(pieces);
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  Kokkos::parallel_for(
+      "pspmv::fingerprint", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, pieces),
+      [&](const std::size_t b) {
+        const std::size_t begin = b * piece, len = std::min(piece, bytes - begin);
+        h[b] = hash_bytes(p + begin, len, 0xCBF29CE484222325ull + b);
+      });
+  Kokkos::fence();
+  std::uint64_t r = mix64(seed ^ bytes);
+  for (const std::uint64_t x : h) r = mix64(r ^ x);
+  return r;
+}
+}  // namespace detail
+
+/// Content fingerprint of a host CSR matrix: a 64-bit hash of its dimensions and of the
+/// bytes of row_ptr, col_idx and values (equal matrices, equal fingerprints; a changed
+/// entry, index or dimension changes it except with probability about 2^-64). Parallel
+/// over the host execution space; one pass over the arrays.
+template <class Value, class Offset, class Ordinal>
+std::uint64_t fingerprint(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
+  std::uint64_t h = detail::mix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(A.nrows)) << 32) ^
+                                  static_cast<std::uint32_t>(A.ncols));
+  h = detail::hash_array(A.row_ptr.data(), A.row_ptr.extent(0) * sizeof(Offset), h);
+  h = detail::hash_array(A.col_idx.data(), A.col_idx.extent(0) * sizeof(Ordinal), h);
+  return detail::hash_array(A.values.data(), A.values.extent(0) * sizeof(Value), h);
+}
 
 /// A host CSR matrix: what readers, generators and analyze() exchange.
 template <class Value, class Offset = std::int64_t>
@@ -143,9 +215,7 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(
 template <class Value2, class Offset2, class Value, class Offset, class Ordinal>
 CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
     const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
-  if (static_cast<std::int64_t>(A.nnz()) > static_cast<std::int64_t>(std::numeric_limits<Offset2>::max()))
-    throw InvalidArgument("nnz = " + std::to_string(A.nnz()) + " does not fit a " +
-                          std::to_string(8 * sizeof(Offset2)) + "-bit row_ptr offset");
+  check_offset_fits<Offset2>(static_cast<std::int64_t>(A.nnz()));
   CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> B;
   B.nrows = A.nrows;
   B.ncols = A.ncols;
@@ -167,16 +237,6 @@ CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
   return B;
 }
 
-/// Coordinate (triplet) form, 0-based, as read from a file before conversion.
-template <class Value>
-struct CooMatrix {
-  std::int64_t nrows = 0;
-  std::int64_t ncols = 0;
-  std::vector<std::int64_t> row;
-  std::vector<std::int64_t> col;
-  std::vector<Value> values;
-};
-
 /// COO -> CSR by counting entries per row, a prefix sum and a stable scatter; columns
 /// are then sorted within each row and duplicate (row, col) entries summed (so nnz may
 /// shrink). Explicit zeros are kept.
@@ -193,9 +253,7 @@ CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> coo_to_csr(const CooMatrix<
   if (coo.col.size() != coo.row.size() || coo.values.size() != coo.row.size())
     throw DimensionError("COO array lengths (row, col, values)", n,
                          static_cast<std::int64_t>(std::min(coo.col.size(), coo.values.size())));
-  if (n > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
-    throw InvalidArgument("nnz = " + std::to_string(n) + " does not fit a " +
-                          std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset");
+  check_offset_fits<Offset>(n, "nnz (entries before duplicates are summed)");
   const Ordinal nrows = static_cast<Ordinal>(coo.nrows);
   std::vector<Offset> count(static_cast<std::size_t>(nrows) + 1, 0);
   for (std::int64_t k = 0; k < n; ++k) {

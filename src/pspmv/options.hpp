@@ -29,6 +29,8 @@ struct AnalyzeOptions {
   int vector_length = 0;                 ///< vector lanes per thread (team_per_row); 0: GPU warp size, CPU SIMD lanes
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: concurrency of the space
+  bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
+                                         ///< whether it changed since (one parallel pass over the arrays)
 };
 
 /// Launch sizes recorded in a plan.

@@ -98,10 +98,25 @@ class Plan {
   std::size_t csr_bytes() const { return csr_bytes_; }
   /// Device bytes the plan holds (matrix copy and partition).
   std::size_t bytes() const { return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t); }
-  /// Whether this plan was built from A: same dimensions, nnz and row_ptr storage.
+  /// Whether this plan was built from A's storage: same dimensions, nnz and row_ptr array.
+  /// Cheap; says nothing about A's entries (see matches()).
   bool built_from(const HostCsr<Value, Offset>& A) const {
     return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_ &&
            A.row_ptr.data() == source_row_ptr_;
+  }
+  /// Content fingerprint (pspmv::fingerprint) of the matrix at analyze time; 0 when
+  /// AnalyzeOptions::fingerprint was false.
+  std::uint64_t fingerprint() const { return fingerprint_; }
+  /// Whether A still holds what this plan was built from: same dimensions and nnz, and
+  /// the same fingerprint of row_ptr, col_idx and values (one pass over A). A plan keeps
+  /// its own copy, so a changed A does not change what multiply() computes: this is how a
+  /// caller detects that the plan is stale and must be analyzed again.
+  /// @throws InvalidArgument if the plan was analyzed with fingerprint = false.
+  bool matches(const HostCsr<Value, Offset>& A) const {
+    if (!has_fingerprint_)
+      throw InvalidArgument("Plan::matches: this plan was analyzed with AnalyzeOptions::fingerprint = false");
+    return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_ &&
+           pspmv::fingerprint(A) == fingerprint_;
   }
   /// One line: format, mapping, schedule and launch sizes.
   std::string describe() const;
@@ -122,6 +137,8 @@ class Plan {
   LaneSlots lane_slots_;
   double analyze_seconds_ = 0;
   const void* source_row_ptr_ = nullptr;
+  std::uint64_t fingerprint_ = 0;
+  bool has_fingerprint_ = false;
 };
 
 /// Analyzes A for ExecSpace: the first stage of the two-stage API (see Plan).
@@ -143,6 +160,10 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   nnz_ = static_cast<std::int64_t>(A.nnz());
   csr_bytes_ = A.bytes();
   keep_permuted_ = options.keep_permuted;
+  if (options.fingerprint) {
+    fingerprint_ = pspmv::fingerprint(A);
+    has_fingerprint_ = true;
+  }
   stats_ = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
   lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, Traits::model_lane_width);
 

@@ -37,6 +37,20 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
       }
       for (int u = 0; u < Unroll; ++u) sum += v[u] * x(c[u]);
     }
+    // The last, partial group (fewer than Unroll entries) with its loads still issued
+    // together: a 3-entry row costs one round trip to memory, not three.
+    if (k < end) {
+      std::int32_t c[Unroll];
+      Value v[Unroll];
+      for (int u = 0; u < Unroll; ++u) {
+        const bool in = k + u * stride < end;
+        c[u] = in ? col_idx(k + u * stride) : 0;
+        v[u] = in ? values(k + u * stride) : Value(0);
+      }
+      for (int u = 0; u < Unroll; ++u)
+        if (k + u * stride < end) sum += v[u] * x(c[u]);
+    }
+    return sum;
   }
   for (; k < end; k += stride) sum += values(k) * x(col_idx(k));
   return sum;
