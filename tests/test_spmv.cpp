@@ -350,11 +350,13 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   auto pr = pspmv::analyze<Exec>(R, limit);
   if (pspmv::ExecTraits<Exec>::prefer_sell) EXPECT_NE(pr.reason().find("keeping CSR"), std::string::npos) << pr.reason();
   EXPECT_EQ(pr.format(), pspmv::Format::csr) << pr.reason();
-  // With the default split (a GPU: rows beyond 64 entries leave the slices) the same matrix
-  // fits SELL within the limit.
+  // With the default split (a GPU: rows beyond 64 entries leave the slices) the padding goes
+  // (1.007x the CSR bytes in f64 on the H200; 1.12x in f32 with 32-bit offsets, whose CSR is
+  // smallest, so CSR stays): whatever the format, the plan keeps within the limit.
   auto ps = pspmv::analyze<Exec>(R);
-  EXPECT_EQ(ps.format(), pspmv::ExecTraits<Exec>::prefer_sell ? pspmv::Format::sell : pspmv::Format::csr) << ps.reason();
   EXPECT_LE(static_cast<double>(ps.bytes()), 1.1 * static_cast<double>(ps.csr_bytes())) << ps.reason();
+  if (pspmv::ExecTraits<Exec>::prefer_sell && sizeof(V) == 8)
+    EXPECT_EQ(ps.format(), pspmv::Format::sell) << ps.reason();
   opt.vector_length = 3;
   EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
   opt.vector_length = 1;
