@@ -58,6 +58,8 @@ struct ExecTraits {
   /// out-of-order core and prefetchers keep many loads in flight by themselves and whose
   /// compilers vectorize the plain loop.
   static constexpr int gather_unroll = 1;
+  /// The same for the long-row kernel of a SELL plan (lanes share a row).
+  static constexpr int long_row_unroll = 1;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -103,6 +105,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// the bytes in flight that a plain loop does (Little's law: the H200 needs ~4.8 TB/s x
   /// ~0.7 us ~ 3.4 MB in flight, ~25 KB per SM).
   static constexpr int gather_unroll = 4;
+  /// The same for the long-row kernel (a warp per long row; see perf/results for the sweep).
+  static constexpr int long_row_unroll = 4;
 };
 #endif
 

@@ -184,7 +184,8 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
           case 1: plan.template multiply_unrolled<1>(Value(1), x, Value(0), y); break;
           case 2: plan.template multiply_unrolled<2>(Value(1), x, Value(0), y); break;
           case 4: plan.template multiply_unrolled<4>(Value(1), x, Value(0), y); break;
-          default: plan.template multiply_unrolled<8>(Value(1), x, Value(0), y); break;
+          case 8: plan.template multiply_unrolled<8>(Value(1), x, Value(0), y); break;
+          default: plan.template multiply_unrolled<16>(Value(1), x, Value(0), y); break;
         }
       });
       record("pspmv", label + " U=" + std::to_string(u), plan.describe(), "", plan.analyze_seconds(), tu);

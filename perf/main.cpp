@@ -136,6 +136,9 @@ int main(int argc, char** argv) {
   bench->add_option("--format", formats, "csr | sell (default: both)");
   bench->add_option("--slice", bo.base.slice_height, "SELL slice height C (0: 32 on a GPU, SIMD lanes on a CPU)");
   bench->add_option("--sigma", bo.base.sigma, "SELL sorting window in rows (0: 32 C)");
+  bench->add_option("--long-row", bo.base.sell_long_row,
+                    "SELL: rows longer than this leave the slices for a lane-shared kernel (0: the space's default, "
+                    "64 on a GPU, none on a host; -1: never)");
   bench->add_option("--mapping", mappings, "thread_per_row | team_per_row (default: both)");
   bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced (default: all)");
   bench->add_option("--precision", precisions, "f64 | f32 (default: both)");
@@ -149,9 +152,9 @@ int main(int argc, char** argv) {
   bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
   bench->add_option("--unroll-sweep", bo.unroll_sweep,
                     "also run every variant with each of these gather unroll factors (entries a thread loads "
-                    "before it gathers x; 1, 2, 4 or 8)")
+                    "before it gathers x; 1, 2, 4, 8 or 16)")
       ->delimiter(',')
-      ->check(CLI::IsMember({1, 2, 4, 8}));
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
   std::int64_t bench_rows = 0;
   bench->add_option("--rows", bench_rows, "rows for --gen specs that give none (e.g. --gen even --rows 524288)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));

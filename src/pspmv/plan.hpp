@@ -62,14 +62,16 @@ class Plan {
   /// Asynchronous with respect to the host, like any Kokkos launch: fence before reading y.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
-    multiply_unrolled<ExecTraits<ExecSpace>::gather_unroll>(alpha, x, beta, y);
+    multiply_unrolled<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(alpha, x, beta, y);
   }
 
   /// multiply() with the kernels' gather unroll factor (entries a thread loads before it
-  /// gathers x; see detail::gather_dot) set to Unroll instead of ExecTraits::gather_unroll.
-  /// For experiments (`pspmv bench --unroll-sweep`); same results up to rounding order
-  /// only where lanes share a row.
-  template <int Unroll>
+  /// gathers x; see detail::gather_dot) set to Unroll instead of ExecTraits::gather_unroll,
+  /// and LongUnroll for the long-row kernel of a SELL plan instead of
+  /// ExecTraits::long_row_unroll. For experiments (`pspmv bench --unroll-sweep`): kernels
+  /// run at a non-default factor carry "::U=<factor>" in their Kokkos Tools label. Same
+  /// results up to rounding order only where lanes share a row.
+  template <int Unroll, int LongUnroll = Unroll>
   void multiply_unrolled(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
 
   std::int32_t nrows() const { return nrows_; }
@@ -130,6 +132,7 @@ class Plan {
   std::size_t csr_bytes_ = 0;
   bool keep_permuted_ = false;
   std::string label_;  ///< Kokkos Tools name of the kernel, e.g. "pspmv::csr_thread_per_row::static_chunks"
+  std::string long_label_ = "pspmv::sell_long_rows";  ///< the long-row kernel's (built once, not per call)
   int log2_c_ = 0;  ///< SELL: log2 of the slice height
   Kokkos::View<std::int32_t*, memory_space> partition_;
   detail::LaunchChoice choice_;
@@ -353,7 +356,7 @@ void launch_teams(const std::string& label, Schedule schedule, const LaunchParam
 }  // namespace detail
 
 template <class ExecSpace, class Value, class Offset>
-template <int Unroll>
+template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_vector_type& x, Value beta,
                                                       const vector_type& y) const {
   if (static_cast<std::int64_t>(x.extent(0)) != ncols_)
@@ -368,6 +371,11 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
       throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
   }
   const LaunchParams& p = choice_.launch;
+  // Experiments only (multiply() never builds a string): a non-default unroll factor is named.
+  constexpr bool default_unroll = Unroll == ExecTraits<ExecSpace>::gather_unroll;
+  constexpr bool default_long = LongUnroll == ExecTraits<ExecSpace>::long_row_unroll;
+  const std::string unrolled = default_unroll ? std::string() : label_ + "::U=" + std::to_string(Unroll);
+  const std::string& label = default_unroll ? label_ : unrolled;
   if (alpha == Value(0) || nnz_ == 0) {
     Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(0, nrows_),
                          detail::ScaleY<ExecSpace, Value>{y, beta});
@@ -394,15 +402,15 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
     if (choice_.mapping == Mapping::thread_per_row) {
       detail::SellRowPerThread<ExecSpace, Value, Unroll> f;
       fill_sell(f);
-      detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
+      detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f);
     } else {
       detail::SellSlicePerTeam<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
-      detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
+      detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f);
     }
     if (p.long_rows > 0) {
-      detail::SellLongRows<ExecSpace, Value, Unroll> g;
+      detail::SellLongRows<ExecSpace, Value, LongUnroll> g;
       g.long_rows = S_.long_rows;
       g.long_pos = S_.long_pos;
       g.long_row_ptr = S_.long_row_ptr;
@@ -417,7 +425,9 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
       g.vector_length = p.long_vector_length;
       g.permuted_output = keep_permuted_;
       const std::int64_t league = (p.long_rows + p.long_team_size - 1) / p.long_team_size;
-      Kokkos::parallel_for("pspmv::sell_long_rows",
+      const std::string long_unrolled =
+          default_long ? std::string() : long_label_ + "::U=" + std::to_string(LongUnroll);
+      Kokkos::parallel_for(default_long ? long_label_ : long_unrolled,
                            Kokkos::TeamPolicy<ExecSpace>(league, p.long_team_size, p.long_vector_length), g);
     }
     return;
@@ -435,14 +445,14 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
   if (choice_.mapping == Mapping::thread_per_row) {
     detail::CsrThreadPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
-    detail::launch_range<ExecSpace>(label_, choice_.schedule, nrows_, p.num_blocks, chunk, f);
+    detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f);
   } else {
     detail::CsrTeamPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
     f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
     f.vector_length = p.vector_length;
-    detail::launch_teams<ExecSpace>(label_, choice_.schedule, p, f);
+    detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f);
   }
 }
 

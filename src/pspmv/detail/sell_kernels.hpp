@@ -97,7 +97,7 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
 /// The long rows of a SELL plan (rows taken out of the slices), one row per team thread
 /// with its vector lanes sharing the row (warp-per-row at vector length 32 on a GPU):
 /// team t takes long rows [t * rows_per_team, (t + 1) * rows_per_team).
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long_row_unroll>
 struct SellLongRows {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
