@@ -52,6 +52,8 @@ struct ExecTraits {
   /// SELL rows longer than this leave the slices (see SellMatrix); -1: never by default on
   /// the host, where no measurement has shown a gain yet.
   static constexpr std::int64_t sell_long_row = -1;
+  /// Long rows (when a caller sets sell_long_row) stay in the lane-shared CSR part on a host.
+  static constexpr bool sell_long_split = false;
   static constexpr int long_row_warps = 1;
   static constexpr double team_slot_advantage = 4.0;
   /// Entries a thread loads before it gathers x (detail::gather_dot): 1 on a CPU, whose
@@ -92,6 +94,10 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// skewed matrix, 419-entry rows, ran 1.6x slower than the even one as plain sorted SELL-32
   /// on the H200, 16.8M rows, f64).
   static constexpr std::int64_t sell_long_row = 2 * warp_size;
+  /// Long rows are cut into pieces of at most sell_long_row entries inside the slices: on the
+  /// H200 the warp-per-row part ran the skewed matrix's long rows at 1.44x their share of the
+  /// floor (0.95 ms of 1.19 ms, f64), the slices at 1.16x (perf/results/2026-11-30-h200-r2).
+  static constexpr bool sell_long_split = true;
   /// CSR on a GPU: team-per-row is chosen only if it needs this many times fewer lane-slots
   /// than thread-per-row. Measured on the H200 (f64, perf/results/2026-11-30-h200): with
   /// slot ratios 1.3 (tiled hep-th) and 2.2 (tiled rajat01) thread-per-row still ran 2.1x

@@ -173,10 +173,26 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
         opt.schedule = s;
         variants.emplace_back(pspmv::to_string(f) + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s), opt);
       }
+  if (!o.long_modes.empty()) {
+    // SELL variants (and auto) once per long-row mode.
+    std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> expanded;
+    for (const auto& [label, opt] : variants) {
+      if (opt.format && *opt.format == pspmv::Format::csr) {
+        expanded.emplace_back(label, opt);
+        continue;
+      }
+      for (const auto& mode : o.long_modes) {
+        pspmv::AnalyzeOptions m = opt;
+        m.sell_long_split = mode == "split";
+        expanded.emplace_back(label + " long=" + mode, m);
+      }
+    }
+    variants = expanded;
+  }
   for (const auto& [label, opt] : variants) {
     const pspmv::Plan<Exec, Value, Offset> plan(A, opt);
     const auto t = measure([&] { plan.multiply(Value(1), x, Value(0), y); });
-    record("pspmv", label, plan.describe(), label == "auto" ? plan.reason() : "", plan.analyze_seconds(), t);
+    record("pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "", plan.analyze_seconds(), t);
     for (const int u : o.unroll_sweep) {
 #if defined(PSPMV_UNROLL_SWEEP)
       const auto tu = measure([&] {
@@ -304,7 +320,7 @@ std::string table(const std::vector<Record>& records) {
                      r.verified ? "ok" : "WRONG");
   }
   for (const auto& r : records)
-    if (r.variant == "auto")
+    if (r.variant.rfind("auto", 0) == 0 && !r.reason.empty())
       s += fmt::format("\n{} {}: analyze() chose [{}] because {}", r.matrix, r.precision, r.plan, r.reason);
   if (!records.empty())
     s += fmt::format("\nfloor: {} of the minimum bytes (row_ptr, col_idx, values, x once; y written once); "

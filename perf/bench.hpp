@@ -22,7 +22,8 @@ struct BenchOptions {
   int reps = 20;
   bool peers = true;               ///< plain OpenMP loops and Kokkos Kernels, where available
   pspmv::AnalyzeOptions base;      ///< chunk size, team and vector sizes applied to every variant
-  std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8)
+  std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8, 16)
+  std::vector<std::string> long_modes;  ///< SELL variants once per long-row mode ("split", "warp"); empty: default
 };
 
 /// One measured run (one line of the table, one JSON object).

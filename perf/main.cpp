@@ -150,6 +150,11 @@ int main(int argc, char** argv) {
   bench->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")->check(CLI::NonNegativeNumber);
   bench->add_flag("--no-peers", no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
   bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
+  bench->add_option("--long-mode", bo.long_modes,
+                    "SELL long rows: split (pieces inside the slices) | warp (lane-shared CSR part); several: "
+                    "each SELL variant once per mode (default: the space's choice)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"split", "warp"}));
   bench->add_option("--unroll-sweep", bo.unroll_sweep,
                     "also run every variant with each of these gather unroll factors (entries a thread loads "
                     "before it gathers x; 1, 2, 4, 8 or 16)")

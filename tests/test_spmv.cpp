@@ -71,8 +71,13 @@ class SpmvTest : public ::testing::Test {
               // Long rows out of the slices: a low threshold splits many rows.
               pspmv::AnalyzeOptions lo = opt;
               lo.sell_long_row = 4;
-              check(A, lo, 1.5, 0.0, tag + " long>4");
-              check(A, lo, -0.5, 2.0, tag + " long>4");
+              for (const bool split : {false, true}) {
+                lo.sell_long_split = split;
+                const std::string how = split ? " long>4 split" : " long>4 warp";
+                check(A, lo, 1.5, 0.0, tag + how);
+                check(A, lo, -0.5, 2.0, tag + how);
+              }
+              lo.sell_long_split.reset();
               lo.sell_long_row = -1;
               check(A, lo, 1.5, 0.0, tag + " no-long");
             }
@@ -463,6 +468,13 @@ TYPED_TEST(SpmvTest, KeepPermutedNeedsSell) {
   EXPECT_EQ(pspmv::analyze<Exec>(A, opt).format(), pspmv::Format::sell);
   opt.format = pspmv::Format::csr;
   EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
+  // A piece of a split long row has no position of its own in y.
+  opt.format = pspmv::Format::sell;
+  opt.sell_long_row = 4;
+  opt.sell_long_split = true;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
+  opt.sell_long_split.reset();
+  EXPECT_FALSE(pspmv::analyze<Exec>(A, opt).launch().long_split) << "keep_permuted keeps long rows whole";
 }
 
 TEST(SellShape, LessonSkewedPaddingAndLaneSlots) {
@@ -477,12 +489,28 @@ TEST(SellShape, LessonSkewedPaddingAndLaneSlots) {
   auto small = pspmv::generate_skewed<double, std::int64_t>(4096);
   for (std::int64_t sigma : {1, 32, 256, 4096}) {
     for (std::int64_t long_row : {0, 64}) {
-      auto M = pspmv::csr_to_sell(small, 32, sigma, long_row);
-      EXPECT_EQ(M.stored(), pspmv::sell_shape(small.row_ptr.data(), small.nrows, 32, sigma, long_row).stored);
-      EXPECT_EQ(M.nnz, small.nnz());
-      EXPECT_EQ(M.nlong(), long_row > 0 ? small.nrows / 32 : 0);  // the 419-entry rows
+      for (const bool split : {false, true}) {
+        auto M = pspmv::csr_to_sell(small, 32, sigma, long_row, split);
+        const auto shape = pspmv::sell_shape(small.row_ptr.data(), small.nrows, 32, sigma, long_row, split);
+        EXPECT_EQ(M.stored(), shape.stored);
+        EXPECT_EQ(M.nnz, small.nnz());
+        EXPECT_EQ(M.nlong(), long_row > 0 ? small.nrows / 32 : 0);  // the 419-entry rows
+        // Split: each 419-entry row becomes 7 pieces (6 of 64, one of 35), inside the slices.
+        EXPECT_EQ(M.npieces(), long_row > 0 && split ? 7 * small.nrows / 32 : 0);
+        EXPECT_EQ(shape.pieces, M.npieces());
+        EXPECT_EQ(M.npos, small.nrows + M.npieces());
+        EXPECT_EQ(M.long_values.extent(0), long_row > 0 && !split ? 419u * (small.nrows / 32) : 0u);
+      }
     }
   }
+  // Sorted, the pieces nearly fill their slices: 7 pieces per long row (6 of 64 entries, one
+  // of 35) sort into slices of 64s and slices of 35s; only the slice where a window's 64s end
+  // mixes both (1.007 here).
+  const auto split = pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 1024, 64, true);
+  EXPECT_EQ(split.pieces, 7 * 16384);
+  EXPECT_EQ(split.long_rows, 16384);
+  EXPECT_GT(split.padding, 1.0);
+  EXPECT_LT(split.padding, 1.01);
   // With the long rows out, unsorted skewed SELL-32 pads only the long row's lane (3 entries
   // per slice of 32 rows), and sorted it pads nothing.
   EXPECT_EQ(pspmv::sell_shape(S.row_ptr.data(), S.nrows, 32, 1, 64).stored, 8388608 + 16384 * 3);

@@ -20,6 +20,9 @@ struct AnalyzeOptions {
                                          ///< needs a SELL plan (an automatic format becomes SELL)
   std::int64_t sell_long_row = 0;        ///< SELL: rows longer than this leave the slices for a team-per-row CSR part;
                                          ///< 0: ExecTraits::sell_long_row; < 0: never
+  std::optional<bool> sell_long_split;   ///< SELL: cut long rows into pieces inside the slices (true) or keep them
+                                         ///< in a lane-shared CSR part (false); empty: ExecTraits::sell_long_split.
+                                         ///< keep_permuted needs false (a piece has no row of its own)
   double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits (1.1)
   std::optional<Mapping> mapping;        ///< force thread_per_row or team_per_row
   std::optional<Schedule> schedule;      ///< force a schedule
@@ -50,6 +53,8 @@ struct LaunchParams {
   std::int64_t long_rows = 0;           ///< SELL: number of long rows
   int long_team_size = 1;               ///< SELL long-row kernel: threads per team (one row each)
   int long_vector_length = 1;           ///< SELL long-row kernel: lanes per row
+  bool long_split = false;              ///< SELL: long rows cut into pieces inside the slices
+  std::int64_t long_pieces = 0;         ///< SELL, split: number of pieces
 };
 
 }  // namespace pspmv

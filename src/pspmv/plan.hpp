@@ -92,14 +92,18 @@ class Plan {
   /// The plan's own SELL-C-sigma copy (empty when format() is csr).
   const sell_type& sell() const { return S_; }
   /// SELL: perm(p) = caller's row held at the plan's row position p (empty for CSR). With
-  /// keep_permuted, y(p) holds row perm(p) of A x.
+  /// keep_permuted, y(p) holds row perm(p) of A x. With split long rows (never together with
+  /// keep_permuted) it has more positions than rows: perm(p) >= nrows() names piece
+  /// perm(p) - nrows() of a long row.
   Kokkos::View<const std::int32_t*, memory_space> permutation() const { return S_.perm; }
   /// Stored entries over nnz: the SELL padding ratio (1 for CSR).
   double padding_ratio() const { return format_ == Format::sell ? S_.padding_ratio() : 1.0; }
   /// Bytes of the CSR the plan was built from (row_ptr, col_idx, values).
   std::size_t csr_bytes() const { return csr_bytes_; }
   /// Device bytes the plan holds (matrix copy and partition).
-  std::size_t bytes() const { return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t); }
+  std::size_t bytes() const {
+    return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t) + partial_.extent(0) * sizeof(Value);
+  }
   /// Whether this plan was built from A's storage: same dimensions, nnz and row_ptr array.
   /// Cheap; says nothing about A's entries (see matches()).
   bool built_from(const HostCsr<Value, Offset>& A) const {
@@ -132,9 +136,12 @@ class Plan {
   std::size_t csr_bytes_ = 0;
   bool keep_permuted_ = false;
   std::string label_;  ///< Kokkos Tools name of the kernel, e.g. "pspmv::csr_thread_per_row::static_chunks"
-  std::string long_label_ = "pspmv::sell_long_rows";  ///< the long-row kernel's (built once, not per call)
+  std::string long_label_;  ///< the long-row kernel's: sell_long_rows or sell_combine_pieces (built once)
   int log2_c_ = 0;  ///< SELL: log2 of the slice height
   Kokkos::View<std::int32_t*, memory_space> partition_;
+  /// SELL with split long rows: one sum per piece, written and read inside each multiply()
+  /// (so one plan must not run two multiply() calls at the same time).
+  Kokkos::View<Value*, memory_space> partial_;
   detail::LaunchChoice choice_;
   RowStats stats_;
   LaneSlots lane_slots_;
@@ -180,6 +187,11 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                                 std::max<std::int32_t>(1, A.nrows)));
   const std::int64_t long_row = options.sell_long_row != 0 ? options.sell_long_row : Traits::sell_long_row;
   const std::int64_t long_threshold = long_row > 0 ? long_row : 0;
+  if (options.keep_permuted && options.sell_long_split.value_or(false))
+    throw InvalidArgument("keep_permuted needs sell_long_split = false: a piece of a split long row has no "
+                          "position of its own in y");
+  const bool long_split =
+      long_threshold > 0 && !options.keep_permuted && options.sell_long_split.value_or(Traits::sell_long_split);
   std::string format_reason;
   if (options.format) {
     format_ = *options.format;
@@ -191,7 +203,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     format_ = Format::sell;
     format_reason = "keep_permuted: SELL";
   } else if (Traits::prefer_sell) {
-    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold);
+    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
     const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
     const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
     format_ = ratio <= limit ? Format::sell : Format::csr;
@@ -225,11 +237,19 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     }
   }
   if (format_ == Format::sell) {
-    const auto h = csr_to_sell(A, C, sigma, long_threshold);
+    const auto h = csr_to_sell(A, C, sigma, long_threshold, long_split);
     choice_.launch.sigma = h.sigma;
     choice_.launch.long_row_threshold = long_threshold;
     choice_.launch.long_rows = h.nlong();
-    if (h.nlong() > 0) {
+    choice_.launch.long_split = h.long_split;
+    choice_.launch.long_pieces = h.npieces();
+    if (choice_.mapping == Mapping::team_per_row && choice_.schedule != Schedule::nnz_balanced)
+      // Slices of the plan's positions (the pieces of split long rows included).
+      choice_.launch.league_size = (h.nslices() + choice_.launch.slices_per_team - 1) / choice_.launch.slices_per_team;
+    if (h.long_split && h.npieces() > 0)
+      partial_ = Kokkos::View<Value*, memory_space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::sell_partial"),
+                                                     static_cast<std::size_t>(h.npieces()));
+    if (h.nlong() > 0 && !h.long_split) {
       // One long row per team thread, its lanes sharing the row: warp-per-row on a GPU.
       choice_.launch.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<Value>();
       choice_.launch.long_team_size = Traits::long_row_warps;
@@ -266,6 +286,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                 ? (choice_.mapping == Mapping::thread_per_row ? "sell_row_per_thread" : "sell_slice_per_team")
                 : (choice_.mapping == Mapping::thread_per_row ? "csr_thread_per_row" : "csr_team_per_row")) +
            "::" + to_string(choice_.schedule);
+  long_label_ = choice_.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows";
   source_row_ptr_ = A.row_ptr.data();
   ExecSpace().fence();
   analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -283,7 +304,8 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
     s += " team_size=" + std::to_string(p.team_size) + " vector_length=" + std::to_string(p.vector_length) +
          " league=" + std::to_string(p.league_size);
   if (format_ == Format::sell && p.long_rows > 0)
-    s += " long_rows=" + std::to_string(p.long_rows) + "(>" + std::to_string(p.long_row_threshold) + ")";
+    s += " long_rows=" + std::to_string(p.long_rows) + "(>" + std::to_string(p.long_row_threshold) + ")" +
+         (p.long_split ? " split=" + std::to_string(p.long_pieces) + "pieces" : " warp");
   if (choice_.schedule == Schedule::nnz_balanced)
     s += " blocks=" + std::to_string(p.num_blocks);
   else
@@ -394,7 +416,9 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
       f.partition = partition_;
       f.alpha = alpha;
       f.beta = beta;
+      f.partial = partial_;
       f.nrows = nrows_;
+      f.npos = S_.npos;
       f.nslices = static_cast<std::int32_t>(S_.nslices());
       f.log2_c = log2_c_;
       f.permuted_output = keep_permuted_;
@@ -402,14 +426,17 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
     if (choice_.mapping == Mapping::thread_per_row) {
       detail::SellRowPerThread<ExecSpace, Value, Unroll> f;
       fill_sell(f);
-      detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f);
+      detail::launch_range<ExecSpace>(label, choice_.schedule, S_.npos, p.num_blocks, chunk, f);
     } else {
       detail::SellSlicePerTeam<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
       detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f);
     }
-    if (p.long_rows > 0) {
+    if (p.long_rows > 0 && p.long_split) {
+      detail::SellCombinePieces<ExecSpace, Value> g{S_.long_rows, S_.piece_ptr, partial_, y, alpha, beta};
+      Kokkos::parallel_for(long_label_, Kokkos::RangePolicy<ExecSpace>(0, p.long_rows), g);
+    } else if (p.long_rows > 0) {
       detail::SellLongRows<ExecSpace, Value, LongUnroll> g;
       g.long_rows = S_.long_rows;
       g.long_pos = S_.long_pos;

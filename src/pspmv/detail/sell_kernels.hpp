@@ -25,9 +25,12 @@ struct SellViews {
   Kokkos::View<Value*, memory_space> y;
   /// nnz-balanced partition over slices: block b holds slices [partition(b), partition(b + 1)).
   Kokkos::View<const std::int32_t*, memory_space> partition;
+  /// Split long rows: the sum of piece q lands in partial(q) (SellCombinePieces adds them).
+  Kokkos::View<Value*, memory_space> partial;
   Value alpha;
   Value beta;
-  std::int32_t nrows = 0;
+  std::int32_t nrows = 0;  ///< rows of the matrix: a position holding perm(p) >= nrows is a piece
+  std::int32_t npos = 0;   ///< permuted positions (nrows plus pieces)
   std::int32_t nslices = 0;
   int log2_c = 3;  ///< C = 1 << log2_c
   bool permuted_output = false;
@@ -41,13 +44,18 @@ struct SellViews {
     if (len < 0) return;  // a long row: SellLongRows computes it
     const Value sum = gather_dot<Unroll, Value>(
         values, col_idx, x, base, base + static_cast<std::int64_t>(len) * C, C);
-    const std::int32_t i = permuted_output ? p : perm(p);
+    const std::int32_t v = perm(p);
+    if (v >= nrows) {  // a piece of a split long row
+      partial(v - nrows) = sum;
+      return;
+    }
+    const std::int32_t i = permuted_output ? p : v;
     y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
   }
   KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
     const std::int32_t first = s << log2_c;
     const std::int64_t end = static_cast<std::int64_t>(first) + (1 << log2_c);
-    const std::int32_t last = end < nrows ? static_cast<std::int32_t>(end) : nrows;
+    const std::int32_t last = end < npos ? static_cast<std::int32_t>(end) : npos;
     for (std::int32_t p = first; p < last; ++p) row(p);
   }
 };
@@ -77,7 +85,7 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
   KOKKOS_INLINE_FUNCTION void slice_lanes(const member_type& team, const std::int32_t s) const {
     const std::int32_t first = s << this->log2_c;
     const std::int64_t end = static_cast<std::int64_t>(first) + (1 << this->log2_c);
-    const std::int32_t count = end < this->nrows ? (1 << this->log2_c) : this->nrows - first;
+    const std::int32_t count = end < this->npos ? (1 << this->log2_c) : this->npos - first;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
@@ -127,6 +135,25 @@ struct SellLongRows {
         y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
       });
     });
+  }
+};
+
+/// Split long rows: y(long_rows(l)) = alpha * (sum of its piece sums, in order) + beta * y,
+/// one long row per work item, after the slices' kernel wrote partial.
+template <class ExecSpace, class Value>
+struct SellCombinePieces {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const std::int32_t*, memory_space> long_rows;
+  Kokkos::View<const std::int64_t*, memory_space> piece_ptr;
+  Kokkos::View<const Value*, memory_space> partial;
+  Kokkos::View<Value*, memory_space> y;
+  Value alpha;
+  Value beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
+    Value sum = 0;
+    for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q) sum += partial(q);
+    const std::int32_t i = long_rows(l);
+    y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
   }
 };
 
