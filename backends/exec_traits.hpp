@@ -96,7 +96,9 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t sell_long_row = 2 * warp_size;
   /// Long rows are cut into pieces of at most sell_long_row entries inside the slices: on the
   /// H200 the warp-per-row part ran the skewed matrix's long rows at 1.44x their share of the
-  /// floor (0.95 ms of 1.19 ms, f64), the slices at 1.16x (perf/results/2026-11-30-h200-r2).
+  /// floor (0.95 ms of 1.19 ms, f64), the slices at 1.16x; split, the whole multiply took
+  /// 1.059 ms against 1.196 (f64) and 0.732 against 0.870 (f32), and tiled real matrices
+  /// moved by under 3% either way (perf/results/2026-11-30-h200-r2/gpu-split-*.json).
   static constexpr bool sell_long_split = true;
   /// CSR on a GPU: team-per-row is chosen only if it needs this many times fewer lane-slots
   /// than thread-per-row. Measured on the H200 (f64, perf/results/2026-11-30-h200): with
@@ -107,11 +109,15 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Threads per block of the long-row kernel: 4 warps, one long row each.
   static constexpr int long_row_warps = 4;
   /// Entries a GPU thread loads before it gathers x (detail::gather_dot): an in-order SIMT
-  /// lane stalls on its col_idx -> x chain, so 4 independent loads per lane keep about 4x
-  /// the bytes in flight that a plain loop does (Little's law: the H200 needs ~4.8 TB/s x
-  /// ~0.7 us ~ 3.4 MB in flight, ~25 KB per SM).
+  /// lane stalls on its col_idx -> x chain, so independent loads per lane keep more bytes in
+  /// flight (Little's law: the H200 needs ~4.8 TB/s x ~0.7 us ~ 3.4 MB, ~25 KB per SM).
+  /// Measured on the H200 (perf/results/2026-11-30-h200-r2/gpu-unroll-16M.json, SELL-32 of
+  /// the lesson's even matrix, 16.8M rows): U=1 0.942 ms f64 / 0.745 ms f32, U=4 0.854 /
+  /// 0.589 (0.98x / 1.02x the floor); U=2 and U=8 within 3% of U=4, U=16 slower (registers).
   static constexpr int gather_unroll = 4;
-  /// The same for the long-row kernel (a warp per long row; see perf/results for the sweep).
+  /// The same for the warp-per-row long-row kernel (sell_long_split = false): its time did
+  /// not depend on the factor (0.947-0.974 ms for U = 1..16 on the skewed matrix, f64;
+  /// kernel-split3-skewed-f64.txt), so it keeps the slices' factor.
   static constexpr int long_row_unroll = 4;
 };
 #endif

@@ -127,7 +127,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   };
 
   auto record = [&](const std::string& impl, const std::string& variant, const std::string& plan,
-                    const std::string& reason, double analyze_s, const Timing& t) {
+                    const std::string& reason, double analyze_s, const Timing& t, bool skipped = false) {
     Record r;
     r.matrix = in.name;
     r.space = Exec().name();
@@ -157,9 +157,13 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     r.ratio_to_floor = floor_s > 0 ? t.median_s / floor_s : 0;
     r.max_rel_err = t.max_rel_err;
     r.verified = t.verified;
+    r.skipped = skipped;
     out.push_back(r);
-    std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} {:>10.4f} ms {}\n", in.name, precision, impl, variant,
-                             t.median_s * 1e3, t.verified ? "ok" : "WRONG");
+    if (skipped)
+      std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} skipped: {}\n", in.name, precision, impl, variant, plan);
+    else
+      std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} {:>10.4f} ms {}\n", in.name, precision, impl, variant,
+                               t.median_s * 1e3, t.verified ? "ok" : "WRONG");
   };
 
   std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> variants;
@@ -240,8 +244,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
       if (pr.run) {
         record("cusparse", pr.variant, pr.note, "", pr.setup_s, measure(pr.run));
       } else {
-        record("cusparse", pr.variant, pr.note, "", 0.0, Timing{});
-        out.back().skipped = true;
+        record("cusparse", pr.variant, pr.note, "", 0.0, Timing{}, true);
       }
     }
   }

@@ -137,8 +137,9 @@ int main(int argc, char** argv) {
   bench->add_option("--slice", bo.base.slice_height, "SELL slice height C (0: 32 on a GPU, SIMD lanes on a CPU)");
   bench->add_option("--sigma", bo.base.sigma, "SELL sorting window in rows (0: 32 C)");
   bench->add_option("--long-row", bo.base.sell_long_row,
-                    "SELL: rows longer than this leave the slices for a lane-shared kernel (0: the space's default, "
-                    "64 on a GPU, none on a host; -1: never)");
+                    "SELL: rows longer than this leave the slices: split into pieces of at most this many entries "
+                    "inside the slices, or to a lane-shared kernel (--long-mode) (0: the space's default, 64 on a "
+                    "GPU, none on a host; -1: never)");
   bench->add_option("--mapping", mappings, "thread_per_row | team_per_row (default: both)");
   bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced (default: all)");
   bench->add_option("--precision", precisions, "f64 | f32 (default: both)");

@@ -301,4 +301,12 @@ TEST(MatrixMarket, FuzzCorpusAndRegressions) {
     }
   }
   EXPECT_GE(files, 14u);
+  // The seeds' outcomes are pinned: these parse, these fail.
+  const std::string dir = std::string(PSPMV_FUZZ_DIR) + "/corpus/";
+  for (const char* ok : {"general.mtx", "symmetric.mtx", "skew.mtx", "pattern.mtx", "integer.mtx", "array.mtx",
+                         "array_sym.mtx", "array_skew.mtx", "crlf_inf_nan.mtx", "tabs.mtx", "duplicates.mtx",
+                         "empty.mtx"})
+    EXPECT_NO_THROW(pspmv::read_matrix_market<double>(dir + ok)) << ok;
+  EXPECT_THROW(pspmv::read_matrix_market<double>(dir + "complex.mtx"), pspmv::Unsupported);
+  EXPECT_THROW(pspmv::read_matrix_market<double>(dir + "truncated.mtx"), pspmv::ParseError);
 }

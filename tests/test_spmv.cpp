@@ -281,6 +281,72 @@ TYPED_TEST(SpmvTest, DimensionAndAliasErrors) {
   EXPECT_FALSE(plan.built_from(B));
 }
 
+// The GPU's unrolled gathers (ExecTraits::gather_unroll > 1: grouped loads, the masked last
+// group, lanes striding a shared row) run on the host too, so CI (no GPU) checks them.
+template <int U, int LU, class PlanT, class V>
+std::vector<double> run_unrolled(const PlanT& plan, const std::vector<double>& x, double alpha, double beta,
+                                 const std::vector<double>& y0) {
+  typename PlanT::vector_type dx("x", x.size()), dy("y", y0.size());
+  auto hx = Kokkos::create_mirror_view(dx);
+  auto hy = Kokkos::create_mirror_view(dy);
+  for (std::size_t j = 0; j < x.size(); ++j) hx(j) = static_cast<V>(x[j]);
+  for (std::size_t i = 0; i < y0.size(); ++i) hy(i) = static_cast<V>(y0[i]);
+  Kokkos::deep_copy(dx, hx);
+  Kokkos::deep_copy(dy, hy);
+  plan.template multiply_unrolled<U, LU>(static_cast<V>(alpha), dx, static_cast<V>(beta), dy);
+  Kokkos::fence();
+  Kokkos::deep_copy(hy, dy);
+  std::vector<double> got(y0.size());
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
+  return got;
+}
+
+TYPED_TEST(SpmvTest, UnrolledGathersOnTheHost) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  if constexpr (pspmv::ExecTraits<Exec>::is_gpu) {
+    GTEST_SKIP() << "a GPU runs the unrolled kernels by default (every other test)";
+  } else {
+    // Rows of 0 to 40 entries and one of 900: every remainder of the groups, long rows.
+    auto A = from_rows<V, O>(700, 1000, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      const std::int32_t len = i == 350 ? 900 : (i * 7) % 41;
+      for (std::int32_t k = 0; k < len; ++k) c.push_back((i * 3 + k * 11) % 1000);
+      std::sort(c.begin(), c.end());
+      c.erase(std::unique(c.begin(), c.end()), c.end());
+      return c;
+    });
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<double> x(A.ncols), y0(A.nrows);
+    for (auto& v : x) v = static_cast<double>(static_cast<V>(dist(rng)));
+    for (auto& v : y0) v = static_cast<double>(static_cast<V>(dist(rng)));
+    std::vector<double> want, scale;
+    reference_spmv(A, 1.5, x, -0.5, y0, want, scale);
+    for (auto f : pspmv::all_formats)
+      for (auto m : pspmv::all_mappings)
+        for (int split = 0; split < (f == pspmv::Format::sell ? 2 : 1); ++split) {
+          pspmv::AnalyzeOptions opt;
+          opt.format = f;
+          opt.mapping = m;
+          opt.schedule = pspmv::Schedule::static_chunks;
+          opt.vector_length = 4;
+          if (f == pspmv::Format::sell) {
+            opt.slice_height = 8;
+            opt.sell_long_row = 16;
+            opt.sell_long_split = split == 1;
+          }
+          const auto plan = pspmv::analyze<Exec>(A, opt);
+          const std::string what = plan.describe();
+          EXPECT_TRUE(matches_reference(A, run_unrolled<4, 4, decltype(plan), V>(plan, x, 1.5, -0.5, y0), want, scale))
+              << "U=4: " << what;
+          EXPECT_TRUE(matches_reference(A, run_unrolled<3, 2, decltype(plan), V>(plan, x, 1.5, -0.5, y0), want, scale))
+              << "U=3, long U=2: " << what;
+        }
+  }
+}
+
 TYPED_TEST(SpmvTest, StalePlanIsDetected) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
@@ -355,13 +421,14 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   auto pr = pspmv::analyze<Exec>(R, limit);
   if (pspmv::ExecTraits<Exec>::prefer_sell) EXPECT_NE(pr.reason().find("keeping CSR"), std::string::npos) << pr.reason();
   EXPECT_EQ(pr.format(), pspmv::Format::csr) << pr.reason();
-  // With the default split (a GPU: rows beyond 64 entries leave the slices) the padding goes
-  // (1.007x the CSR bytes in f64 on the H200; 1.12x in f32 with 32-bit offsets, whose CSR is
-  // smallest, so CSR stays): whatever the format, the plan keeps within the limit.
+  // With the default long-row handling (a GPU: rows beyond 64 entries leave the slices, cut
+  // into pieces) most of the padding goes, and whether SELL then fits depends on the value and
+  // offset widths: whatever the format, the plan keeps within the limit, and the reason gives
+  // the ratio that decided.
   auto ps = pspmv::analyze<Exec>(R);
-  EXPECT_LE(static_cast<double>(ps.bytes()), 1.1 * static_cast<double>(ps.csr_bytes())) << ps.reason();
-  if (pspmv::ExecTraits<Exec>::prefer_sell && sizeof(V) == 8)
-    EXPECT_EQ(ps.format(), pspmv::Format::sell) << ps.reason();
+  EXPECT_LE(static_cast<double>(ps.bytes()), 1.1 * static_cast<double>(ps.csr_bytes()) + 4096) << ps.reason();
+  if (pspmv::ExecTraits<Exec>::prefer_sell)
+    EXPECT_NE(ps.reason().find("x the CSR bytes"), std::string::npos) << ps.reason();
   opt.vector_length = 3;
   EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
   opt.vector_length = 1;

@@ -110,7 +110,7 @@ inline std::uint64_t hash_array(const void* data, std::size_t bytes, std::uint64
         const std::size_t begin = b * piece, len = std::min(piece, bytes - begin);
         h[b] = hash_bytes(p + begin, len, 0xCBF29CE484222325ull + b);
       });
-  Kokkos::fence();
+  Kokkos::DefaultHostExecutionSpace().fence();  // the host only: no wait on device work
   std::uint64_t r = mix64(seed ^ bytes);
   for (const std::uint64_t x : h) r = mix64(r ^ x);
   return r;

@@ -61,9 +61,10 @@ class Plan {
   /// must not overlap. Only launches: no allocation, no host loop over the matrix.
   /// Asynchronous with respect to the host, like any Kokkos launch: fence before reading y.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
-  void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
-    multiply_unrolled<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(alpha, x, beta, y);
-  }
+  /// A SELL plan with split long rows writes its pieces' sums to a scratch array of the plan
+  /// (shared by copies of the plan): run one multiply() of a plan at a time. Kernels go to
+  /// ExecSpace's default instance (no stream argument).
+  void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
 
   /// multiply() with the kernels' gather unroll factor (entries a thread loads before it
   /// gathers x; see detail::gather_dot) set to Unroll instead of ExecTraits::gather_unroll,
@@ -93,14 +94,15 @@ class Plan {
   const sell_type& sell() const { return S_; }
   /// SELL: perm(p) = caller's row held at the plan's row position p (empty for CSR). With
   /// keep_permuted, y(p) holds row perm(p) of A x. With split long rows (never together with
-  /// keep_permuted) it has more positions than rows: perm(p) >= nrows() names piece
-  /// perm(p) - nrows() of a long row.
+  /// keep_permuted) it is the table of the plan's positions, not a row permutation: it has
+  /// nrows() + pieces entries, and perm(p) >= nrows() names piece perm(p) - nrows() of a
+  /// long row (launch().long_split, launch().long_pieces).
   Kokkos::View<const std::int32_t*, memory_space> permutation() const { return S_.perm; }
   /// Stored entries over nnz: the SELL padding ratio (1 for CSR).
   double padding_ratio() const { return format_ == Format::sell ? S_.padding_ratio() : 1.0; }
   /// Bytes of the CSR the plan was built from (row_ptr, col_idx, values).
   std::size_t csr_bytes() const { return csr_bytes_; }
-  /// Device bytes the plan holds (matrix copy and partition).
+  /// Device bytes the plan holds (matrix copy, partition, and the piece sums of split long rows).
   std::size_t bytes() const {
     return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t) + partial_.extent(0) * sizeof(Value);
   }
@@ -187,7 +189,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                                 std::max<std::int32_t>(1, A.nrows)));
   const std::int64_t long_row = options.sell_long_row != 0 ? options.sell_long_row : Traits::sell_long_row;
   const std::int64_t long_threshold = long_row > 0 ? long_row : 0;
-  if (options.keep_permuted && options.sell_long_split.value_or(false))
+  if (options.keep_permuted && long_threshold > 0 && options.sell_long_split.value_or(false))
     throw InvalidArgument("keep_permuted needs sell_long_split = false: a piece of a split long row has no "
                           "position of its own in y");
   const bool long_split =
@@ -377,6 +379,15 @@ void launch_teams(const std::string& label, Schedule schedule, const LaunchParam
 
 }  // namespace detail
 
+// Defined out of the class so that the explicit instantiations in backends/*/instantiate.cpp
+// (and `extern template` in detail/extern_plans.hpp) cover it: an application does not
+// compile the kernels again.
+template <class ExecSpace, class Value, class Offset>
+void Plan<ExecSpace, Value, Offset>::multiply(Value alpha, const const_vector_type& x, Value beta,
+                                             const vector_type& y) const {
+  multiply_unrolled<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(alpha, x, beta, y);
+}
+
 template <class ExecSpace, class Value, class Offset>
 template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_vector_type& x, Value beta,
@@ -393,7 +404,8 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
       throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
   }
   const LaunchParams& p = choice_.launch;
-  // Experiments only (multiply() never builds a string): a non-default unroll factor is named.
+  // Experiments only (multiply() itself builds no string): a non-default unroll factor is
+  // named in the label, at the cost of one string per call of the sweep.
   constexpr bool default_unroll = Unroll == ExecTraits<ExecSpace>::gather_unroll;
   constexpr bool default_long = LongUnroll == ExecTraits<ExecSpace>::long_row_unroll;
   const std::string unrolled = default_unroll ? std::string() : label_ + "::U=" + std::to_string(Unroll);

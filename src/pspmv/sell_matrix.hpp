@@ -61,8 +61,8 @@ struct SellMatrix {
   std::int64_t nnz = 0;           ///< real entries (padding excluded)
   Kokkos::View<std::int64_t*, MemorySpace> slice_ptr;    ///< nslices + 1 offsets into col_idx/values
   Kokkos::View<std::int32_t*, MemorySpace> slice_width;  ///< nslices: longest row of each slice
-  Kokkos::View<std::int32_t*, MemorySpace> row_len;      ///< nrows, permuted order
-  Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< nrows: original row of permuted position
+  Kokkos::View<std::int32_t*, MemorySpace> row_len;      ///< npos, permuted order (-1: a long row)
+  Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< npos: row (or nrows + piece) of permuted position
   Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size
   Kokkos::View<Value*, MemorySpace> values;              ///< padded size
   std::int32_t npos = 0;          ///< permuted positions: nrows, plus the pieces of split long rows
@@ -116,57 +116,70 @@ inline void check_sell_parameters(int slice_height, std::int64_t sigma) {
 
 namespace detail {
 /// The positions of a SELL form before sorting: the matrix's rows, then (split long rows)
-/// the pieces of each long row. len = -1 marks a row outside the slices.
+/// the pieces of each long row. 4 bytes per position plus 8 per piece.
 struct SellRows {
-  std::vector<std::int64_t> len;        ///< npos: entries of each position (-1: a long row)
-  std::vector<std::int64_t> key;        ///< npos: sorting key, the length (a long row's full length)
-  std::vector<std::int64_t> begin;      ///< npos: its first entry in the CSR arrays
-  std::vector<std::int32_t> long_rows;  ///< the long rows, increasing
-  std::vector<std::int64_t> piece_ptr;  ///< split: nlong + 1 offsets into the pieces
+  std::int32_t nrows = 0;
+  std::vector<std::int32_t> len;          ///< npos: entries of each position (-1: a long row)
+  std::vector<std::int64_t> piece_begin;  ///< npieces: first entry of each piece in the CSR arrays
+  std::vector<std::int32_t> long_rows;    ///< the long rows, increasing
+  std::vector<std::int64_t> piece_ptr;    ///< split: nlong + 1 offsets into the pieces
+  std::int64_t npos() const { return static_cast<std::int64_t>(len.size()); }
+  /// First entry of position v in the CSR arrays.
+  template <class Offset>
+  std::int64_t begin(const Offset* row_ptr, std::int64_t v) const {
+    return v < nrows ? static_cast<std::int64_t>(row_ptr[v]) : piece_begin[v - nrows];
+  }
 };
 
 template <class Offset>
 SellRows sell_rows(const Offset* row_ptr, std::int32_t nrows, std::int64_t long_row_threshold, bool split) {
   SellRows r;
+  r.nrows = nrows;
   r.len.resize(static_cast<std::size_t>(nrows));
-  r.begin.resize(static_cast<std::size_t>(nrows));
-  r.key.resize(static_cast<std::size_t>(nrows));
   if (split) r.piece_ptr.push_back(0);
+  std::vector<std::int32_t> piece_len;
   for (std::int32_t i = 0; i < nrows; ++i) {
     const std::int64_t len = row_ptr[i + 1] - row_ptr[i];
-    r.begin[i] = row_ptr[i];
-    r.len[i] = len;
-    r.key[i] = len;
     if (long_row_threshold > 0 && len > long_row_threshold) {
       r.len[i] = -1;
       r.long_rows.push_back(i);
       if (split) {
         for (std::int64_t k = 0; k < len; k += long_row_threshold) {
-          r.begin.push_back(static_cast<std::int64_t>(row_ptr[i]) + k);
-          r.len.push_back(std::min(long_row_threshold, len - k));
-          r.key.push_back(r.len.back());
+          r.piece_begin.push_back(static_cast<std::int64_t>(row_ptr[i]) + k);
+          piece_len.push_back(static_cast<std::int32_t>(std::min(long_row_threshold, len - k)));
         }
-        r.piece_ptr.push_back(static_cast<std::int64_t>(r.len.size()) - nrows);
+        r.piece_ptr.push_back(static_cast<std::int64_t>(piece_len.size()));
       }
+      continue;
     }
+    if (len > INT32_MAX)
+      throw InvalidArgument("SELL: row " + std::to_string(i) + " holds " + std::to_string(len) +
+                            " entries, beyond a slice's 32-bit row length; set sell_long_row (rows beyond it "
+                            "leave the slices)");
+    r.len[i] = static_cast<std::int32_t>(len);
   }
-  if (r.len.size() > static_cast<std::size_t>(INT32_MAX))
-    throw InvalidArgument("SELL: " + std::to_string(nrows) + " rows plus " + std::to_string(r.len.size() - nrows) +
+  if (static_cast<std::int64_t>(nrows) + static_cast<std::int64_t>(piece_len.size()) > INT32_MAX)
+    throw InvalidArgument("SELL: " + std::to_string(nrows) + " rows plus " + std::to_string(piece_len.size()) +
                           " pieces of split long rows exceed 2^31 - 1 positions; raise sell_long_row or "
                           "set sell_long_split = false");
+  r.len.insert(r.len.end(), piece_len.begin(), piece_len.end());
   return r;
 }
 
-/// Permutation of positions sorted by descending key (length) within windows of sigma (stable).
-inline std::vector<std::int32_t> sell_permutation(const std::vector<std::int64_t>& len, std::int64_t sigma) {
-  const std::int64_t n = static_cast<std::int64_t>(len.size());
+/// Permutation of positions sorted by descending length within windows of sigma (stable);
+/// a long row (outside the slices) sorts by its full length.
+template <class Offset>
+std::vector<std::int32_t> sell_permutation(const SellRows& rows, const Offset* row_ptr, std::int64_t sigma) {
+  const std::int64_t n = rows.npos();
   std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
   if (sigma <= 1) return perm;
+  auto key = [&](std::int32_t v) -> std::int64_t {
+    return rows.len[v] >= 0 ? rows.len[v] : static_cast<std::int64_t>(row_ptr[v + 1] - row_ptr[v]);
+  };
   for (std::int64_t w = 0; w < n; w += sigma) {
     const std::int64_t e = std::min<std::int64_t>(n, w + sigma);
-    std::stable_sort(perm.begin() + w, perm.begin() + e,
-                     [&](std::int32_t a, std::int32_t b) { return len[a] > len[b]; });
+    std::stable_sort(perm.begin() + w, perm.begin() + e, [&](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
   }
   return perm;
 }
@@ -181,8 +194,8 @@ SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height
                      std::int64_t long_row_threshold = 0, bool split = false) {
   check_sell_parameters(slice_height, sigma);
   const auto rows = detail::sell_rows(row_ptr, nrows, long_row_threshold, split);
-  const auto perm = detail::sell_permutation(rows.key, sigma);
-  const std::int64_t npos = static_cast<std::int64_t>(rows.len.size());
+  const auto perm = detail::sell_permutation(rows, row_ptr, sigma);
+  const std::int64_t npos = rows.npos();
   SellShape s;
   const std::int64_t C = slice_height;
   s.nslices = (npos + C - 1) / C;
@@ -222,7 +235,7 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
   S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(sigma, std::max<std::int32_t>(1, npos)));
   S.nnz = static_cast<std::int64_t>(A.nnz());
   S.long_split = split && long_row_threshold > 0;
-  const auto perm = detail::sell_permutation(rows.key, sigma);
+  const auto perm = detail::sell_permutation(rows, A.row_ptr.data(), sigma);
   const std::int64_t nslices = (npos + C - 1) / C;
   S.perm = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_perm", npos);
   S.row_len = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_row_len", npos);
@@ -231,7 +244,7 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
   S.long_row_threshold = long_row_threshold;
   for (std::int32_t p = 0; p < npos; ++p) {
     S.perm(p) = perm[p];
-    S.row_len(p) = static_cast<std::int32_t>(rows.len[perm[p]]);  // -1: a long row
+    S.row_len(p) = rows.len[perm[p]];  // -1: a long row
   }
   const std::int64_t nlong = static_cast<std::int64_t>(rows.long_rows.size());
   S.long_rows = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_rows", nlong);
@@ -272,7 +285,7 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
       [&](const std::int64_t s) {
         for (std::int64_t p = s * C; p < std::min<std::int64_t>(npos, (s + 1) * C); ++p) {
           const std::int64_t r = p - s * C;
-          const std::int64_t b = rows.begin[S.perm(p)];
+          const std::int64_t b = rows.begin(A.row_ptr.data(), S.perm(p));
           for (std::int32_t j = 0; j < S.row_len(p); ++j) {
             S.col_idx(S.slice_ptr(s) + j * C + r) = A.col_idx(b + j);
             S.values(S.slice_ptr(s) + j * C + r) = A.values(b + j);

@@ -3,7 +3,7 @@
 // by scripts/fuzz (CI: a bounded run). Any input must either parse into a COO matrix whose
 // every index lies inside its declared size, or raise a pspmv::Error: any other exception,
 // a crash, a sanitizer report or a broken invariant is a defect, and the input that found
-// it goes into tests/fuzz/regressions/ (replayed by the test suite: MatrixMarket.FuzzRegressions).
+// it goes into tests/fuzz/regressions/ (replayed by the test suite: MatrixMarket.FuzzCorpusAndRegressions).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -41,7 +41,7 @@ struct SellViews {
     const std::int32_t C = 1 << log2_c;
     const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
     const std::int32_t len = row_len(p);
-    if (len < 0) return;  // a long row: SellLongRows computes it
+    if (len < 0) return;  // a long row: SellLongRows or SellCombinePieces computes it
     const Value sum = gather_dot<Unroll, Value>(
         values, col_idx, x, base, base + static_cast<std::int64_t>(len) * C, C);
     const std::int32_t v = perm(p);
