@@ -7,7 +7,9 @@ namespace pspmv_cli {
 
 const char* const gen_spec_help =
     "even[:ROWS] | skewed[:ROWS] (the lesson's pair, 16 nnz/row on average, default 524288 rows) | "
-    "random:ROWS[:MEAN[:SEED]] | tile:FILE:COPIES (block-diagonal copies of a Matrix Market file)";
+    "random:ROWS[:MEAN[:SEED]] | stencil7:N[:NY:NZ] | stencil27:N[:NY:NZ] (3D Laplacian on an N^3 or "
+    "N x NY x NZ grid) | rmat:SCALE[:EDGEFACTOR[:SEED]] (Graph500 R-MAT, 2^SCALE vertices, edge factor 16) | "
+    "tile:FILE:COPIES (block-diagonal copies of a Matrix Market file)";
 
 namespace {
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -52,6 +54,19 @@ Input generate(const std::string& spec) {
     const double mean = f.size() > 2 ? static_cast<double>(to_int(spec, "MEAN", f[2])) : 16.0;
     const std::uint64_t seed = f.size() > 3 ? static_cast<std::uint64_t>(to_int(spec, "SEED", f[3])) : 1;
     in.A = pspmv::generate_random<double, std::int64_t>(rows, rows, mean, seed);
+    in.name = spec;
+  } else if ((kind == "stencil7" || kind == "stencil27") && (f.size() == 2 || f.size() == 4)) {
+    const std::int64_t nx = to_int(spec, "N", f[1]);
+    const std::int64_t ny = f.size() == 4 ? to_int(spec, "NY", f[2]) : nx;
+    const std::int64_t nz = f.size() == 4 ? to_int(spec, "NZ", f[3]) : nx;
+    in.A = pspmv::generate_stencil<double, std::int64_t>(nx, ny, nz, kind == "stencil7" ? 7 : 27);
+    in.name = spec;
+  } else if (kind == "rmat" && f.size() >= 2 && f.size() <= 4) {
+    const std::int64_t scale = to_int(spec, "SCALE", f[1]);
+    if (scale > 30) throw pspmv::InvalidArgument("--gen '" + spec + "': SCALE must be at most 30");
+    const std::int64_t ef = f.size() > 2 ? to_int(spec, "EDGEFACTOR", f[2]) : 16;
+    const std::uint64_t seed = f.size() > 3 ? static_cast<std::uint64_t>(to_int(spec, "SEED", f[3])) : 1;
+    in.A = pspmv::generate_rmat<double, std::int64_t>(static_cast<int>(scale), ef, seed);
     in.name = spec;
   } else if (kind == "tile" && f.size() == 3) {
     auto base = load_file(f[1]);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench.hpp"
+#include "tune_cmd.hpp"
 #include "inputs.hpp"
 #include "peers/kokkos_kernels.hpp"
 
@@ -120,8 +121,9 @@ int main(int argc, char** argv) {
   auto* gen = app.add_subcommand("gen", "Generate a matrix and write it as Matrix Market");
   std::string gen_kind, gen_out;
   std::int64_t gen_rows = 524288;
-  gen->add_option("kind", gen_kind, "even | skewed | random")->required()->check(CLI::IsMember({"even", "skewed", "random"}));
-  gen->add_option("--rows", gen_rows, "rows (square matrix)")->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
+  gen->add_option("spec", gen_kind, std::string("what to generate: ") + pspmv_cli::gen_spec_help)->required();
+  gen->add_option("--rows", gen_rows, "rows for even, skewed and random when the spec gives none")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{INT32_MAX}));
   gen->add_option("-o,--output", gen_out, "output file (default: standard output)");
 
   // bench
@@ -166,6 +168,21 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));
   bench->add_option("--json", json_out, "write JSON records to this file ('-' for standard output)");
   bench->add_option("--csv", csv_out, "write CSV records to this file ('-' for standard output)");
+
+  // tune
+  auto* tune = app.add_subcommand("tune", "The model's plan, the tuned plan and the exhaustive best of each input, "
+                                          "with analysis cost and break-even calls");
+  std::vector<std::string> tune_files, tune_gens;
+  std::string tune_json;
+  pspmv_cli::TuneCmdOptions to;
+  tune->add_option("files", tune_files, "Matrix Market files")->check(CLI::ExistingFile);
+  tune->add_option("--gen", tune_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
+  tune->add_option("--precision", to.precisions, "f64 | f32 (default: f64)");
+  tune->add_option("--space", to.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
+  tune->add_option("--budget-calls", to.budget_calls, "tuning budget in multiplies of the model's plan")
+      ->check(CLI::PositiveNumber);
+  tune->add_option("--reps", to.reps, "timed multiplies per candidate (median)")->check(CLI::Range(1, 10000));
+  tune->add_option("--json", tune_json, "write the results as JSON to this file ('-' for standard output)");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -217,7 +234,8 @@ int main(int argc, char** argv) {
       }
       if (info_as_json) std::cout << all.dump(2) << "\n";
     } else if (*gen) {
-      Input in = pspmv_cli::generate(gen_kind + ":" + std::to_string(gen_rows));
+      const bool sized = gen_kind == "even" || gen_kind == "skewed" || gen_kind == "random";
+      Input in = pspmv_cli::generate(sized ? gen_kind + ":" + std::to_string(gen_rows) : gen_kind);
       if (gen_out.empty()) {
         std::cout << "%%MatrixMarket matrix coordinate real general\n"
                   << in.A.nrows << " " << in.A.ncols << " " << in.A.nnz() << "\n";
@@ -227,6 +245,18 @@ int main(int argc, char** argv) {
       } else {
         pspmv::write_matrix_market(gen_out, in.A);
         std::cerr << fmt::format("wrote {} ({} x {}, nnz {})\n", gen_out, in.A.nrows, in.A.ncols, in.A.nnz());
+      }
+    } else if (*tune) {
+      if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");
+      const auto inputs = pspmv_cli::gather(tune_files, tune_gens);
+      const auto results = pspmv_cli::run_tune(inputs, to);
+      if (!tune_json.empty()) {
+        std::string cmd;
+        for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
+        nlohmann::json doc = {{"command", cmd}, {"commit", PSPMV_BUILD_COMMIT}, {"machine", machine_description()},
+                              {"kokkos_configuration", kokkos_configuration()}, {"results", results}};
+        if (tune_json == "-") std::cout << doc.dump(2) << "\n";
+        else pspmv_cli::write_file_atomically(tune_json, doc.dump(2) + "\n");
       }
     } else if (*bench) {
       if (bench_files.empty() && bench_gens.empty()) throw pspmv::InvalidArgument("bench: give FILEs or --gen SPEC");

@@ -56,3 +56,51 @@ TEST(NnzPartition, BlocksHaveNearlyEqualNnz) {
     EXPECT_LE(std::fabs(got - ideal), 419.0) << "block " << b;  // off by at most one row
   }
 }
+
+// Empirical selection (pspmv/tune.hpp) on the host: the exhaustive search keeps the fastest
+// candidate it measured, the budget and the expected-calls hint stop it, and
+// AnalyzeOptions::selection reaches it through analyze().
+TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  auto A = pspmv::generate_skewed<double, std::int64_t>(4096);
+  pspmv::TuneOptions all;
+  all.exhaustive = true;
+  all.reps = 3;
+  const auto ex = pspmv::tune<Exec>(A, {}, all);
+  ASSERT_EQ(ex.tried.size(), ex.candidates) << ex.reason;
+  EXPECT_EQ(ex.tried.front().label, "model");
+  for (const auto& c : ex.tried) EXPECT_LE(ex.tried[ex.best].multiply_seconds, c.multiply_seconds) << c.label;
+  EXPECT_EQ(ex.plan.describe(), ex.tried[ex.best].plan);
+  // A hint of one call cannot repay tuning: the model's plan comes back, timed once.
+  pspmv::TuneOptions once;
+  once.expected_calls = 1;
+  const auto skipped = pspmv::tune<Exec>(A, {}, once);
+  EXPECT_EQ(skipped.tried.size(), 1u);
+  EXPECT_NE(skipped.reason.find("cannot repay"), std::string::npos) << skipped.reason;
+  // A tiny budget stops after few candidates.
+  pspmv::TuneOptions tiny;
+  tiny.budget_seconds = 1e-9;
+  const auto cut = pspmv::tune<Exec>(A, {}, tiny);
+  EXPECT_LT(cut.tried.size(), cut.candidates);
+  EXPECT_NE(cut.reason.find("budget"), std::string::npos) << cut.reason;
+  EXPECT_THROW(pspmv::tune<Exec>(A, {}, pspmv::TuneOptions{-1.0}), pspmv::InvalidArgument);
+  // Through analyze(): tune gives a working plan, fixed gives plain CSR.
+  pspmv::AnalyzeOptions t;
+  t.selection = pspmv::Selection::tune;
+  const auto tuned = pspmv::analyze<Exec>(A, t);
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", A.ncols), y("y", A.nrows);
+  Kokkos::deep_copy(x, 1.0);
+  tuned.multiply(1.0, x, 0.0, y);
+  Kokkos::fence();
+  for (std::int32_t i = 0; i < A.nrows; ++i) {
+    double want = 0;
+    for (auto k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) want += A.values(k);
+    ASSERT_NEAR(y(i), want, 1e-12 * (1 + std::fabs(want))) << "row " << i << " of " << tuned.describe();
+  }
+  pspmv::AnalyzeOptions f;
+  f.selection = pspmv::Selection::fixed;
+  const auto fixed = pspmv::analyze<Exec>(A, f);
+  EXPECT_EQ(fixed.format(), pspmv::Format::csr);
+  EXPECT_EQ(fixed.mapping(), pspmv::Mapping::thread_per_row);
+  EXPECT_EQ(fixed.schedule(), pspmv::Schedule::static_chunks) << "the model would pick nnz_balanced here";
+}

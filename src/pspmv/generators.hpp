@@ -8,6 +8,8 @@
 ///            nonzeros and the other 31 rows hold 3; so nnz = 16 * rows, as for even.
 /// In both, row i holds columns i, i+1, ... (mod ncols): consecutive from the diagonal,
 /// wrapping. Value rule: a(i, j) = 1 + ((i + 2 j) mod 13) / 8 (exact in float).
+/// Beyond the pair: random rows, 3D 7- and 27-point stencils, R-MAT power-law graphs
+/// (Graph500 parameters) and block-diagonal tiles of real matrices.
 
 #include <algorithm>
 #include <cstdint>
@@ -123,6 +125,128 @@ HostCsr<Value, Offset> generate_random(std::int32_t nrows, std::int32_t ncols, d
     row_ptr[static_cast<std::size_t>(i) + 1] = static_cast<Offset>(cols.size());
   }
   return make_csr<Value, Offset, std::int32_t>(nrows, ncols, row_ptr, cols, vals);
+}
+
+/// A 3D stencil on an nx x ny x nz grid (row and column = x + nx (y + ny z)): the 7-point
+/// (faces) or 27-point (faces, edges, corners) Laplacian, diagonal points - 1 and -1 for each
+/// neighbour inside the grid (boundary rows are shorter). Columns sorted.
+/// Shapes: nx ny nz rows and columns; about 7 or 27 nonzeros per row.
+/// @throws InvalidArgument unless points is 7 or 27 and the grid has 1 to 2^31 - 1 points.
+template <class Value, class Offset = std::int64_t>
+HostCsr<Value, Offset> generate_stencil(std::int64_t nx, std::int64_t ny, std::int64_t nz, int points) {
+  if (points != 7 && points != 27)
+    throw InvalidArgument("stencil: points must be 7 or 27, got " + std::to_string(points));
+  if (nx < 1 || ny < 1 || nz < 1 || nx * ny * nz > INT32_MAX)
+    throw InvalidArgument("stencil: grid " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
+                          std::to_string(nz) + " must hold 1 to 2^31 - 1 points");
+  const std::int64_t n = nx * ny * nz;
+  // A neighbour offset (dx, dy, dz) belongs to the stencil if it is a face (7) or any (27).
+  auto in_stencil = [points](int dx, int dy, int dz) {
+    const int m = (dx != 0) + (dy != 0) + (dz != 0);
+    return points == 27 || m <= 1;
+  };
+  auto for_row = [&](std::int64_t r, auto&& emit) {
+    const std::int64_t x = r % nx, y = (r / nx) % ny, z = r / (nx * ny);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {  // increasing column order
+          if (!in_stencil(dx, dy, dz)) continue;
+          const std::int64_t X = x + dx, Y = y + dy, Z = z + dz;
+          if (X < 0 || X >= nx || Y < 0 || Y >= ny || Z < 0 || Z >= nz) continue;
+          emit(X + nx * (Y + ny * Z), dx == 0 && dy == 0 && dz == 0);
+        }
+  };
+  HostCsr<Value, Offset> A;
+  A.nrows = A.ncols = static_cast<std::int32_t>(n);
+  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", static_cast<std::size_t>(n) + 1);
+  Kokkos::parallel_for(
+      "pspmv::generate_stencil_count", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
+      [&](const std::int64_t r) {
+        Offset c = 0;
+        for_row(r, [&](std::int64_t, bool) { ++c; });
+        A.row_ptr(r + 1) = c;
+      });
+  Kokkos::fence();
+  for (std::int64_t r = 0; r < n; ++r) A.row_ptr(r + 1) += A.row_ptr(r);
+  const std::int64_t nnz = static_cast<std::int64_t>(A.row_ptr(n));
+  A.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), nnz);
+  A.values = Kokkos::View<Value*, Kokkos::HostSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), nnz);
+  Kokkos::parallel_for(
+      "pspmv::generate_stencil", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
+      [&](const std::int64_t r) {
+        Offset k = A.row_ptr(r);
+        for_row(r, [&](std::int64_t c, bool diag) {
+          A.col_idx(k) = static_cast<std::int32_t>(c);
+          A.values(k) = static_cast<Value>(diag ? points - 1 : -1);
+          ++k;
+        });
+      });
+  Kokkos::fence();
+  return A;
+}
+
+namespace detail {
+/// splitmix64: a counter-based generator, so that edge e of an R-MAT graph is the same
+/// whatever thread draws it.
+inline std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+inline double unit_double(std::uint64_t z) { return static_cast<double>(z >> 11) * 0x1.0p-53; }
+}  // namespace detail
+
+/// An R-MAT / Kronecker power-law graph's adjacency matrix (D. Chakrabarti, Y. Zhan,
+/// C. Faloutsos, "R-MAT: A Recursive Model for Graph Mining", SDM 2004), with the Graph500
+/// parameters by default (a = 0.57, b = c = 0.19, d = 0.05, edge factor 16; Graph500
+/// specification 3.0, section 3.3): 2^scale vertices, edge_factor * 2^scale directed edges,
+/// each placed by choosing a quadrant per bit; vertex labels are then permuted at random, as
+/// Graph500 does, so that high-degree vertices are not clustered at low indices. Duplicate
+/// edges are summed; values follow generated_value(i, j). Deterministic for a given seed.
+/// Shapes: 2^scale x 2^scale; nnz <= edge_factor * 2^scale.
+/// @throws InvalidArgument unless 1 <= scale <= 30, edge_factor >= 1 and the probabilities
+///         are in [0, 1] with a + b + c <= 1.
+template <class Value, class Offset = std::int64_t>
+HostCsr<Value, Offset> generate_rmat(int scale, std::int64_t edge_factor = 16, std::uint64_t seed = 1,
+                                     double a = 0.57, double b = 0.19, double c = 0.19) {
+  if (scale < 1 || scale > 30 || edge_factor < 1 || a < 0 || b < 0 || c < 0 || a + b + c > 1.0)
+    throw InvalidArgument("rmat: needs 1 <= scale <= 30, edge_factor >= 1, a, b, c >= 0 and a + b + c <= 1; got scale " +
+                          std::to_string(scale) + ", edge factor " + std::to_string(edge_factor));
+  const std::int64_t n = std::int64_t{1} << scale;
+  const std::int64_t m = edge_factor * n;
+  // Random vertex permutation (Fisher-Yates with the counter-based generator).
+  std::vector<std::int64_t> label(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v) label[v] = v;
+  for (std::int64_t v = n - 1; v > 0; --v) {
+    const std::uint64_t r = detail::splitmix64(seed ^ (0xA5A5A5A5ull + static_cast<std::uint64_t>(v)));
+    std::swap(label[v], label[static_cast<std::int64_t>(r % static_cast<std::uint64_t>(v + 1))]);
+  }
+  CooMatrix<double> coo;
+  coo.nrows = coo.ncols = n;
+  coo.row.resize(static_cast<std::size_t>(m));
+  coo.col.resize(static_cast<std::size_t>(m));
+  coo.values.resize(static_cast<std::size_t>(m));
+  Kokkos::parallel_for(
+      "pspmv::generate_rmat", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m),
+      [&](const std::int64_t e) {
+        std::uint64_t state = detail::splitmix64(seed * 0x100000001B3ull + static_cast<std::uint64_t>(e));
+        std::int64_t i = 0, j = 0;
+        for (int bit = scale - 1; bit >= 0; --bit) {
+          state = detail::splitmix64(state);
+          const double u = detail::unit_double(state);
+          const int q = u < a ? 0 : (u < a + b ? 1 : (u < a + b + c ? 2 : 3));
+          i |= static_cast<std::int64_t>(q >> 1) << bit;
+          j |= static_cast<std::int64_t>(q & 1) << bit;
+        }
+        const std::int64_t r = label[i], s = label[j];
+        coo.row[e] = r;
+        coo.col[e] = s;
+        coo.values[e] = generated_value(r, s);
+      });
+  Kokkos::fence();
+  return coo_to_csr<Value, Offset, std::int32_t>(coo);
 }
 
 /// Block-diagonal tiling of a real matrix: `copies` copies of `base` along the diagonal,

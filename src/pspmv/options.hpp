@@ -11,8 +11,17 @@
 
 namespace pspmv {
 
+/// How analyze() chooses a plan.
+///  - model: from row statistics and the lane-slot model with ExecTraits' named thresholds
+///    (the default; every choice and the statistic that decided it in Plan::reason()).
+///  - tune:  times the model's plan and candidate plans within a budget, keeps the fastest
+///    (pspmv::tune with default TuneOptions; call tune() itself to set the budget).
+///  - fixed: no decision: what the options leave unset is CSR, thread_per_row, static_chunks.
+enum class Selection { model, tune, fixed };
+
 /// Options of analyze(). Zero / empty means "let analyze() choose".
 struct AnalyzeOptions {
+  Selection selection = Selection::model;  ///< model | tune | fixed (see Selection)
   std::optional<Format> format;          ///< force csr or sell; empty: chosen (SELL on a GPU when it fits the memory limit)
   int slice_height = 0;                  ///< SELL C (4, 8, 16, 32, 64); 0: ExecTraits (32 on CUDA, SIMD lanes on a CPU)
   std::int64_t sigma = 0;                ///< SELL sorting window in rows (1: none); 0: ExecTraits::sell_sigma_slices * C

@@ -153,12 +153,8 @@ class Plan {
   bool has_fingerprint_ = false;
 };
 
-/// Analyzes A for ExecSpace: the first stage of the two-stage API (see Plan).
-template <class ExecSpace, class Value, class Offset>
-Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A,
-                                       const AnalyzeOptions& options = {}) {
-  return Plan<ExecSpace, Value, Offset>(A, options);
-}
+// analyze(), the first stage of the two-stage API, is in pspmv/tune.hpp (included below):
+// with AnalyzeOptions::selection = tune it times candidate plans.
 
 // ---------------------------------------------------------------------------------------
 
@@ -498,3 +494,4 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
 }  // namespace pspmv
 
 #include "pspmv/detail/extern_plans.hpp"
+#include "pspmv/tune.hpp"

@@ -10,4 +10,5 @@
 #include "pspmv/plan.hpp"
 #include "pspmv/row_stats.hpp"
 #include "pspmv/sell_matrix.hpp"
+#include "pspmv/tune.hpp"
 #include "pspmv/types.hpp"

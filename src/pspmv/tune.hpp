@@ -1,0 +1,210 @@
+#pragma once
+/// @file tune.hpp
+/// Empirical plan selection: time candidate plans of a matrix on the execution space and keep
+/// the fastest, within a budget. Intel's SpMV prototype note: the scheduling "significantly
+/// affects performance and should be chosen experimentally", and the analysis pays only over
+/// repeated calls; the `expected_calls` hint plays the part of MKL's mkl_sparse_set_mv_hint
+/// (Intel MKL Developer Reference, "mkl_sparse_set_mv_hint"): tuning is skipped when the calls
+/// expected cannot repay it.
+///
+/// @code
+///   pspmv::TuneOptions t;
+///   t.expected_calls = 1000;                          // the solver will multiply ~1000 times
+///   auto result = pspmv::tune<Kokkos::DefaultExecutionSpace>(A, {}, t);
+///   const auto& plan = result.plan;                   // the fastest candidate measured
+/// @endcode
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pspmv/plan.hpp"
+
+namespace pspmv {
+
+/// Budget and hints of tune().
+struct TuneOptions {
+  /// Stop trying candidates once this much wall time (seconds) went into tuning; 0: use
+  /// budget_calls.
+  double budget_seconds = 0;
+  /// Budget as a multiple of one multiply of the model's plan (0: 400). Ignored when
+  /// budget_seconds is set.
+  double budget_calls = 0;
+  /// Calls the caller expects to make with the plan (0: unknown, tune within the budget).
+  /// When set, tuning runs only if a 10% gain over those calls would repay its estimated
+  /// cost (candidates x (analysis + (reps + 1) multiplies)); otherwise the model's plan is
+  /// returned untimed beyond one measurement.
+  std::int64_t expected_calls = 0;
+  /// Timed multiplies per candidate (median taken), after one warm-up.
+  int reps = 5;
+  /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
+  bool exhaustive = false;
+};
+
+/// One candidate plan and its measured time.
+struct TunedCandidate {
+  std::string label;        ///< e.g. "sell thread_per_row/static_chunks long=split"
+  std::string plan;         ///< Plan::describe()
+  double analyze_seconds = 0;
+  double multiply_seconds = 0;  ///< median of TuneOptions::reps fenced multiplies
+};
+
+/// What tune() returns: the fastest plan measured, and every candidate it timed (the model's
+/// plan first).
+template <class ExecSpace, class Value, class Offset>
+struct TuneResult {
+  Plan<ExecSpace, Value, Offset> plan;
+  std::vector<TunedCandidate> tried;
+  std::size_t best = 0;          ///< index of plan in tried
+  double tune_seconds = 0;       ///< wall time of tune(), analyses and measurements included
+  std::size_t candidates = 0;    ///< candidates available (tried.size() when exhaustive)
+  std::string reason;            ///< why tuning stopped or was skipped
+};
+
+namespace detail {
+/// The candidate options tune() tries after the model's plan: every format x mapping x
+/// schedule, on a GPU SELL with both long-row methods, team-per-row at vector lengths 8 and
+/// 32, on a host CSR at 500 and 8000 chunks besides the default.
+template <class ExecSpace>
+std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const AnalyzeOptions& base) {
+  using Traits = ExecTraits<ExecSpace>;
+  std::vector<std::pair<std::string, AnalyzeOptions>> out;
+  for (auto f : all_formats)
+    for (auto m : all_mappings)
+      for (auto s : all_schedules) {
+        AnalyzeOptions o = base;
+        o.format = f;
+        o.mapping = m;
+        o.schedule = s;
+        const std::string label = to_string(f) + " " + to_string(m) + "/" + to_string(s);
+        if (Traits::is_gpu && f == Format::sell) {
+          for (const bool split : {true, false}) {
+            AnalyzeOptions p = o;
+            p.sell_long_split = split;
+            out.emplace_back(label + (split ? " long=split" : " long=warp"), p);
+          }
+        } else if (Traits::is_gpu && f == Format::csr && m == Mapping::team_per_row) {
+          for (const int v : {8, 32}) {
+            AnalyzeOptions p = o;
+            p.vector_length = v;
+            out.emplace_back(label + " vector_length=" + std::to_string(v), p);
+          }
+        } else {
+          out.emplace_back(label, o);
+          if (!Traits::is_gpu && s != Schedule::nnz_balanced)
+            for (const int chunks : {500, 8000}) {
+              AnalyzeOptions p = o;
+              p.target_chunks = chunks;
+              out.emplace_back(label + " chunks=" + std::to_string(chunks), p);
+            }
+        }
+      }
+  return out;
+}
+
+template <class ExecSpace, class Value, class Offset>
+double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps) {
+  using PlanT = Plan<ExecSpace, Value, Offset>;
+  typename PlanT::vector_type x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), plan.ncols());
+  typename PlanT::vector_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), plan.nrows());
+  Kokkos::deep_copy(x, Value(1));
+  plan.multiply(Value(1), x, Value(0), y);  // warm-up
+  ExecSpace().fence();
+  std::vector<double> t;
+  for (int r = 0; r < std::max(1, reps); ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    plan.multiply(Value(1), x, Value(0), y);
+    ExecSpace().fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+}  // namespace detail
+
+/// Times the model's plan of A (analyze with `options`), then candidate plans (every format,
+/// mapping and schedule, with a few launch sizes; see detail::tune_candidates) until the
+/// budget is spent, and returns the fastest. Candidates that analyze() rejects for this
+/// matrix (e.g. a launch size beyond the device) are skipped.
+/// Shapes: A is a validated host CSR matrix; the returned plan multiplies x (ncols) into y (nrows).
+/// @throws as analyze() for the model's plan; InvalidArgument for a negative budget or reps < 1.
+template <class ExecSpace, class Value, class Offset>
+TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
+                                          const TuneOptions& tune_options = {}) {
+  if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1)
+    throw InvalidArgument("TuneOptions: budgets must be >= 0 and reps >= 1");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  Plan<ExecSpace, Value, Offset> model(A, options);
+  TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
+  const double t_model = detail::time_multiply(model, tune_options.reps);
+  r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
+  const auto candidates = detail::tune_candidates<ExecSpace>(options);
+  r.candidates = candidates.size() + 1;
+  const double budget = tune_options.budget_seconds > 0
+                            ? tune_options.budget_seconds
+                            : (tune_options.budget_calls > 0 ? tune_options.budget_calls : 400.0) * t_model;
+  if (tune_options.expected_calls > 0 && !tune_options.exhaustive) {
+    const double cost = static_cast<double>(candidates.size()) *
+                        (model.analyze_seconds() + (tune_options.reps + 1) * t_model);
+    const double gain = 0.1 * t_model * static_cast<double>(tune_options.expected_calls);
+    if (gain < cost) {
+      r.reason = "expected_calls " + std::to_string(tune_options.expected_calls) + ": a 10% gain (" +
+                 std::to_string(gain) + " s) cannot repay tuning (~" + std::to_string(cost) + " s); model's plan kept";
+      r.tune_seconds = elapsed();
+      return r;
+    }
+  }
+  double best = t_model;
+  std::size_t tried = 0;
+  for (const auto& [label, o] : candidates) {
+    if (!tune_options.exhaustive && elapsed() >= budget) {
+      r.reason = "budget of " + std::to_string(budget) + " s spent after " + std::to_string(tried) + " of " +
+                 std::to_string(candidates.size()) + " candidates";
+      break;
+    }
+    ++tried;
+    try {
+      Plan<ExecSpace, Value, Offset> p(A, o);
+      const double t = detail::time_multiply(p, tune_options.reps);
+      r.tried.push_back({label, p.describe(), p.analyze_seconds(), t});
+      if (t < best) {
+        best = t;
+        r.best = r.tried.size() - 1;
+        r.plan = p;
+      }
+    } catch (const InvalidArgument&) {
+      // Not a valid plan for this matrix on this space: not a candidate.
+    }
+  }
+  if (r.reason.empty()) r.reason = "all " + std::to_string(candidates.size()) + " candidates tried";
+  r.tune_seconds = elapsed();
+  return r;
+}
+
+/// Analyzes A for ExecSpace: the first stage of the two-stage API (see Plan). With
+/// options.selection = tune, the plan is the fastest of tune()'s candidates (default budget);
+/// with fixed, unset choices are CSR, thread_per_row and static_chunks.
+/// @throws as Plan's constructor.
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {}) {
+  if (options.selection == Selection::tune) {
+    AnalyzeOptions model = options;
+    model.selection = Selection::model;
+    return tune<ExecSpace>(A, model).plan;
+  }
+  if (options.selection == Selection::fixed) {
+    AnalyzeOptions f = options;
+    if (!f.format) f.format = Format::csr;
+    if (!f.mapping) f.mapping = Mapping::thread_per_row;
+    if (!f.schedule) f.schedule = Schedule::static_chunks;
+    return Plan<ExecSpace, Value, Offset>(A, f);
+  }
+  return Plan<ExecSpace, Value, Offset>(A, options);
+}
+
+}  // namespace pspmv
