@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "peers/cusparse.hpp"
+#include "peers/host_libraries.hpp"
 #include "peers/kokkos_kernels.hpp"
 #include "peers/openmp_plain.hpp"
 
@@ -60,10 +61,20 @@ double floor_seconds(double bytes, int reps, std::string& method) {
   }
 }
 
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> convert_input(const Input& in) {
+  try {
+    return pspmv::convert<Value, Offset>(in.A);
+  } catch (const pspmv::InvalidArgument& e) {
+    throw pspmv::InvalidArgument(in.name + " (" + in.source + "): " + e.what() +
+                                 (sizeof(Value) == 4 ? "; measure it with --precision f64" : ""));
+  }
+}
+
 template <class Exec, class Value, class Offset>
 void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
   using Mem = typename Exec::memory_space;
-  const auto A = pspmv::convert<Value, Offset>(in.A);
+  const auto A = convert_input<Value, Offset>(in);
   const auto stats = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
   const std::string precision = sizeof(Value) == 4 ? "f32" : "f64";
 
@@ -233,6 +244,15 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
       }
     }
   }
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    const pspmv_peers::HostCsrView<Value, Offset> hv{A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()),
+                                                     A.row_ptr.data(), A.col_idx.data(), A.values.data()};
+    for (auto& peer : {pspmv_peers::eigen_spmv(hv, hx.data(), y.data()), pspmv_peers::librsb_spmv(hv, hx.data(), y.data())}) {
+      const std::string impl = peer.variant.rfind("rsb", 0) == 0 ? "librsb" : "eigen";
+      if (peer.run) record(impl, peer.variant, peer.note, "", peer.setup_seconds, measure(peer.run));
+      else if (peer.note.rfind("absent", 0) != 0) record(impl, peer.variant, peer.note, "", 0.0, Timing{}, true);
+    }
+  }
   if (pspmv_peers::kokkos_kernels_available()) {
     double setup = 0;
     auto run = pspmv_peers::kokkos_kernels_spmv<Exec, Value, Offset>(dA, x, y, setup);
@@ -305,7 +325,7 @@ std::string to_csv(const Record& r) {
 }
 
 std::string table(const std::vector<Record>& records) {
-  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<42} {:>10} {:>10} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
+  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
                               "matrix", "prec", "impl", "variant", "median ms", "min ms", "GFLOP/s", "GB/s",
                               "x floor", "analyze ms", "max err", "check");
   std::string last;
@@ -313,12 +333,12 @@ std::string table(const std::vector<Record>& records) {
     if (r.matrix + r.precision != last && !last.empty()) s += "\n";
     last = r.matrix + r.precision;
     if (r.skipped) {
-      s += fmt::format("{:<22} {:<4} {:<15} {:<42} skipped: {}\n", r.matrix.substr(0, 22), r.precision, r.impl,
-                       r.variant.substr(0, 42), r.plan);
+      s += fmt::format("{:<22} {:<4} {:<15} {:<52} skipped: {}\n", r.matrix.substr(0, 22), r.precision, r.impl,
+                       r.variant.substr(0, 52), r.plan);
       continue;
     }
-    s += fmt::format("{:<22} {:<4} {:<15} {:<42} {:>10.4f} {:>10.4f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}\n",
-                     r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 42), r.median_s * 1e3,
+    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}\n",
+                     r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 52), r.median_s * 1e3,
                      r.min_s * 1e3, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3, r.max_rel_err,
                      r.verified ? "ok" : "WRONG");
   }

@@ -184,7 +184,14 @@ int main(int argc, char** argv) {
   tune->add_option("--reps", to.reps, "timed multiplies per candidate (median)")->check(CLI::Range(1, 10000));
   tune->add_option("--json", tune_json, "write the results as JSON to this file ('-' for standard output)");
 
-  CLI11_PARSE(app, argc, argv);
+  // Bad command lines exit 2 with "pspmv: error:", like every other bad input; --help exits 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "pspmv: error: " << e.what() << "\n(run with --help for the options)\n";
+    return 2;
+  }
 
   // `--gen even --rows N` is `--gen even:N`.
   auto apply_rows = [](std::vector<std::string>& specs, std::int64_t rows) {

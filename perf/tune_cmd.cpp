@@ -10,7 +10,7 @@ namespace {
 
 template <class Exec, class Value>
 nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
-  const auto A = pspmv::convert<Value, std::int64_t>(in.A);
+  const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
   std::cerr << fmt::format("pspmv tune: {} {} on {}: exhaustive search, then the budgeted tune\n", in.name, precision,
                            Exec().name());
   pspmv::TuneOptions exhaustive;

@@ -1,0 +1,44 @@
+#pragma once
+// Peers on the host: Eigen's row-major sparse matrix times a dense vector (OpenMP threads),
+// and librsb (Recursive Sparse Blocks, M. Martone) with its own autotuning. Each is optional
+// at configure time (used when found, reported as absent otherwise).
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pspmv_peers {
+
+/// What a host peer computes with: y = A x on the caller's host CSR arrays.
+template <class Value, class Offset>
+struct HostCsrView {
+  std::int32_t nrows = 0, ncols = 0;
+  std::int64_t nnz = 0;
+  const Offset* row_ptr = nullptr;
+  const std::int32_t* col_idx = nullptr;
+  const Value* values = nullptr;
+};
+
+/// A peer's prepared multiply: `run` computes y = A x (y overwritten); `setup_seconds` is the
+/// peer's own preparation (format conversion, tuning); `note` says what was prepared, or why
+/// the peer cannot run (then `run` is empty).
+struct HostPeer {
+  std::string variant;
+  std::string note;
+  double setup_seconds = 0;
+  std::function<void()> run;
+};
+
+bool eigen_available();
+bool librsb_available();
+
+/// Eigen: Map of the arrays as Eigen::SparseMatrix<Value, RowMajor, int> (a copy of row_ptr
+/// in int when Offset is int64_t and nnz fits), y = A * x with Eigen's OpenMP threads.
+template <class Value, class Offset>
+HostPeer eigen_spmv(const HostCsrView<Value, Offset>& A, const Value* x, Value* y);
+
+/// librsb: rsb_mtx_alloc_from_csr_const, then rsb_tune_spmm (structure autotuning for one
+/// right-hand side), then rsb_spmv. Needs nnz and dimensions within librsb's int indices.
+template <class Value, class Offset>
+HostPeer librsb_spmv(const HostCsrView<Value, Offset>& A, const Value* x, Value* y);
+
+}  // namespace pspmv_peers
