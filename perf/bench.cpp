@@ -138,8 +138,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   };
 
   auto record = [&](const std::string& impl, const std::string& variant, const std::string& plan,
-                    const std::string& reason, double analyze_s, const Timing& t, bool skipped = false) {
+                    const std::string& reason, double analyze_s, const Timing& t, bool skipped = false,
+                    const std::string& unplanned = "") {
     Record r;
+    r.unplanned = unplanned;
     r.matrix = in.name;
     r.space = Exec().name();
     r.precision = precision;
@@ -207,7 +209,8 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   for (const auto& [label, opt] : variants) {
     const pspmv::Plan<Exec, Value, Offset> plan(A, opt);
     const auto t = measure([&] { plan.multiply(Value(1), x, Value(0), y); });
-    record("pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "", plan.analyze_seconds(), t);
+    record("pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "", plan.analyze_seconds(), t,
+           false, label == unplanned_pspmv_variant ? "" : unplanned_pspmv_variant);
     for (const int u : o.unroll_sweep) {
 #if defined(PSPMV_UNROLL_SWEEP)
       const auto tu = measure([&] {
@@ -247,10 +250,9 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
     const pspmv_peers::HostCsrView<Value, Offset> hv{A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()),
                                                      A.row_ptr.data(), A.col_idx.data(), A.values.data()};
-    for (auto& peer : {pspmv_peers::eigen_spmv(hv, hx.data(), y.data()), pspmv_peers::librsb_spmv(hv, hx.data(), y.data())}) {
-      const std::string impl = peer.variant.rfind("rsb", 0) == 0 ? "librsb" : "eigen";
-      if (peer.run) record(impl, peer.variant, peer.note, "", peer.setup_seconds, measure(peer.run));
-      else if (peer.note.rfind("absent", 0) != 0) record(impl, peer.variant, peer.note, "", 0.0, Timing{}, true);
+    for (auto& peer : pspmv_peers::host_peers(hv, hx.data(), y.data(), o.expected_calls)) {
+      if (peer.run) record(peer.impl, peer.variant, peer.note, "", peer.setup_seconds, measure(peer.run), false, peer.unplanned);
+      else if (peer.note.rfind("absent", 0) != 0) record(peer.impl, peer.variant, peer.note, "", 0.0, Timing{}, true);
     }
   }
   if (pspmv_peers::kokkos_kernels_available()) {
@@ -262,7 +264,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     for (auto& pr : pspmv_peers::cusparse_spmv<Value, Offset>(A, dA, x, y)) {
       if (pr.run) {
-        record("cusparse", pr.variant, pr.note, "", pr.setup_s, measure(pr.run));
+        // ALG2's preprocess and the SELL conversion are cuSPARSE's analysis stages; its
+        // unplanned call is CSR ALG1 on the CSR arrays as they are.
+        record("cusparse", pr.variant, pr.note, "", pr.setup_s, measure(pr.run), false,
+               pr.variant == "CSR_ALG1" ? "" : "CSR_ALG1");
       } else {
         record("cusparse", pr.variant, pr.note, "", 0.0, Timing{}, true);
       }
@@ -309,7 +314,7 @@ nlohmann::json to_json(const Record& r) {
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
           {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified},
-          {"skipped", r.skipped}};
+          {"skipped", r.skipped},     {"unplanned", r.unplanned}};
 }
 
 std::string csv_header() {

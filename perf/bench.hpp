@@ -24,11 +24,19 @@ struct BenchOptions {
   pspmv::AnalyzeOptions base;      ///< chunk size, team and vector sizes applied to every variant
   std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8, 16)
   std::vector<std::string> long_modes;  ///< SELL variants once per long-row mode ("split", "warp"); empty: default
+  std::int64_t expected_calls = 1000;   ///< the calls hint given to peers that take one (MKL's mkl_sparse_set_mv_hint)
 };
+
+/// The pspmv variant that stands for an unplanned call (plain CSR, one thread per row, static
+/// chunks: no conversion, no choice); every other pspmv plan's break-even is counted against it.
+inline const char* const unplanned_pspmv_variant = "csr thread_per_row/static_chunks";
 
 /// One measured run (one line of the table, one JSON object).
 struct Record {
   std::string matrix, space, precision, impl, variant, plan, reason, floor_method;
+  /// The variant of the same impl that is this one's call without its analysis stage (for the
+  /// break-even number of calls); empty when there is none.
+  std::string unplanned;
   std::int64_t rows = 0, cols = 0, nnz = 0, max_len = 0;
   double mean_len = 0, cv = 0;
   int offset_bits = 64;

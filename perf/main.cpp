@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench.hpp"
+#include "compare.hpp"
 #include "tune_cmd.hpp"
 #include "inputs.hpp"
 #include "peers/kokkos_kernels.hpp"
@@ -182,7 +183,37 @@ int main(int argc, char** argv) {
   tune->add_option("--budget-calls", to.budget_calls, "tuning budget in multiplies of the model's plan")
       ->check(CLI::PositiveNumber);
   tune->add_option("--reps", to.reps, "timed multiplies per candidate (median)")->check(CLI::Range(1, 10000));
+  tune->add_option("--rounds", to.rounds,
+                   "interleaved rounds of the final timing of the model's, the tuned, the best and the plain CSR plan "
+                   "(median of round medians)")
+      ->check(CLI::Range(1, 1000));
   tune->add_option("--json", tune_json, "write the results as JSON to this file ('-' for standard output)");
+
+  // compare
+  auto* compare = app.add_subcommand(
+      "compare", "pspmv's variants beside every available peer library (Kokkos Kernels, cuSPARSE, MKL, librsb, Eigen, "
+                 "plain OpenMP): table, JSON, CSV and PNG plots of GB/s, x floor, speedups and break-even calls");
+  std::vector<std::string> cmp_files, cmp_gens;
+  pspmv_cli::CompareOptions co;
+  co.bench.precisions = {"f64"};
+  std::int64_t cmp_rows = 0;
+  bool cmp_no_plots = false;
+  compare->add_option("files", cmp_files, "Matrix Market files")->check(CLI::ExistingFile);
+  compare->add_option("--gen", cmp_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
+  compare->add_option("--rows", cmp_rows, "rows for --gen specs that give none (e.g. --gen even --rows 524288)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));
+  compare->add_option("--precision", co.bench.precisions, "f64 | f32 (default: f64)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f64", "f32"}));
+  compare->add_option("--space", co.bench.space, "default (the GPU in a CUDA build) | host")
+      ->check(CLI::IsMember({"default", "host"}));
+  compare->add_option("--reps", co.bench.reps, "timed repetitions (median reported)")->check(CLI::Range(1, 100000));
+  compare->add_option("--warmups", co.bench.warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
+  compare->add_option("--expected-calls", co.bench.expected_calls,
+                      "calls hint for peers that take one (MKL's mkl_sparse_set_mv_hint)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  compare->add_option("-o,--out", co.out_dir, "output directory (created; files in it are replaced)");
+  compare->add_flag("--no-plots", cmp_no_plots, "write the .dat and .gp files but do not run gnuplot");
 
   // Bad command lines exit 2 with "pspmv: error:", like every other bad input; --help exits 0.
   try {
@@ -201,6 +232,7 @@ int main(int argc, char** argv) {
   };
   apply_rows(info_gens, info_rows);
   apply_rows(bench_gens, bench_rows);
+  apply_rows(cmp_gens, cmp_rows);
 
   Kokkos::ScopeGuard guard(argc, argv);
   try {
@@ -256,15 +288,30 @@ int main(int argc, char** argv) {
     } else if (*tune) {
       if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");
       const auto inputs = pspmv_cli::gather(tune_files, tune_gens);
-      const auto results = pspmv_cli::run_tune(inputs, to);
-      if (!tune_json.empty()) {
-        std::string cmd;
-        for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
-        nlohmann::json doc = {{"command", cmd}, {"commit", PSPMV_BUILD_COMMIT}, {"machine", machine_description()},
+      std::string cmd;
+      for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
+      auto doc = [&](const nlohmann::json& results) {
+        return nlohmann::json{{"command", cmd}, {"commit", PSPMV_BUILD_COMMIT}, {"machine", machine_description()},
                               {"kokkos_configuration", kokkos_configuration()}, {"results", results}};
-        if (tune_json == "-") std::cout << doc.dump(2) << "\n";
-        else pspmv_cli::write_file_atomically(tune_json, doc.dump(2) + "\n");
+      };
+      // A file is rewritten after every matrix, so that a run cut short keeps what it measured.
+      const auto results = pspmv_cli::run_tune(inputs, to, [&](const nlohmann::json& so_far) {
+        if (!tune_json.empty() && tune_json != "-")
+          pspmv_cli::write_file_atomically(tune_json, doc(so_far).dump(2) + "\n");
+      });
+      if (tune_json == "-") std::cout << doc(results).dump(2) << "\n";
+    } else if (*compare) {
+      if (cmp_files.empty() && cmp_gens.empty()) throw pspmv::InvalidArgument("compare: give FILEs or --gen SPEC");
+      auto inputs = pspmv_cli::gather(cmp_files, {});
+      for (const auto& g : cmp_gens) {
+        std::cerr << "pspmv compare: generating " << g << "\n";
+        inputs.push_back(pspmv_cli::generate(g));
       }
+      for (int i = 0; i < argc; ++i) co.command += (i ? " " : "") + std::string(argv[i]);
+      co.commit = PSPMV_BUILD_COMMIT;
+      co.machine = machine_description();
+      co.plots = !cmp_no_plots;
+      return pspmv_cli::run_compare(inputs, co);
     } else if (*bench) {
       if (bench_files.empty() && bench_gens.empty()) throw pspmv::InvalidArgument("bench: give FILEs or --gen SPEC");
       if (!formats.empty()) {

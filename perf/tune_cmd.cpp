@@ -10,9 +10,10 @@ namespace {
 
 template <class Exec, class Value>
 nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
+  using PlanT = pspmv::Plan<Exec, Value, std::int64_t>;
   const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
-  std::cerr << fmt::format("pspmv tune: {} {} on {}: exhaustive search, then the budgeted tune\n", in.name, precision,
-                           Exec().name());
+  std::cerr << fmt::format("pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds\n",
+                           in.name, precision, Exec().name(), o.rounds);
   pspmv::TuneOptions exhaustive;
   exhaustive.exhaustive = true;
   exhaustive.reps = o.reps;
@@ -21,69 +22,77 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   budgeted.budget_calls = o.budget_calls;
   budgeted.reps = o.reps;
   const auto tu = pspmv::tune<Exec>(A, {}, budgeted);
-  // Every ratio below comes from the exhaustive run's own measurements (one process, one
-  // sequence): the tuned choice is looked up there by label.
-  const auto& model = ex.tried.front();
-  const auto& best = ex.tried[ex.best];
-  const std::string tuned_label = tu.tried[tu.best].label;
-  double tuned_s = model.multiply_seconds;
-  for (const auto& c : ex.tried)
-    if (c.label == tuned_label) tuned_s = c.multiply_seconds;
-  double baseline_s = 0;  // an unplanned call: plain CSR, thread per row, static chunks
-  std::string baseline_plan;
-  for (const auto& c : ex.tried)
-    if (c.label == "csr thread_per_row/static_chunks") {
-      baseline_s = c.multiply_seconds;
-      baseline_plan = c.plan;
-    }
-  const bool same = baseline_plan == model.plan;  // the model chose plain CSR itself
-  const double gain = baseline_s - model.multiply_seconds;
-  const double break_even = !same && gain > 0 ? model.analyze_seconds / gain : -1;
-  std::cout << fmt::format("{:<24} {} model {:>9.4f} ms [{}]\n", in.name.substr(0, 24), precision,
-                           model.multiply_seconds * 1e3, model.plan);
+  // The final ratios come from one set of interleaved rounds over the four plans that matter:
+  // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed among
+  // its 3 fastest), and plain CSR (the unplanned call, for the break-even); "best" is the
+  // fastest of the four there.
+  const PlanT model(A, {});
+  pspmv::AnalyzeOptions fixed;
+  fixed.selection = pspmv::Selection::fixed;
+  const PlanT baseline = pspmv::analyze<Exec>(A, fixed);
+  const auto t = pspmv::detail::time_interleaved<Exec, Value, std::int64_t>({&model, &tu.plan, &ex.plan, &baseline},
+                                                                            o.reps, o.rounds);
+  const double t_model = t[0], t_tuned = t[1], t_best = std::min({t[0], t[1], t[2], t[3]}), t_base = t[3];
+  const std::string tuned_label = tu.tried[tu.best].label, best_label = ex.tried[ex.best].label;
+  const bool same = baseline.describe() == model.describe();  // the model chose plain CSR itself
+  const double gain = t_base - t_model;
+  const double extra = std::max(0.0, model.analyze_seconds() - baseline.analyze_seconds());
+  const double break_even = !same && gain > 0 ? extra / gain : -1;
+  std::cout << fmt::format("{:<24} {} model {:>9.4f} ms [{}]\n", in.name.substr(0, 24), precision, t_model * 1e3,
+                           model.describe());
   std::cout << fmt::format("{:<24} {} tuned {:>9.4f} ms [{}] ({} of {} candidates, {:.2f} s)\n", "", precision,
-                           tuned_s * 1e3, tu.tried[tu.best].plan, tu.tried.size(), tu.candidates, tu.tune_seconds);
-  std::cout << fmt::format("{:<24} {} best  {:>9.4f} ms [{}] (exhaustive: {} plans, {:.2f} s)\n", "", precision,
-                           best.multiply_seconds * 1e3, best.plan, ex.tried.size(), ex.tune_seconds);
+                           t_tuned * 1e3, tu.plan.describe(), tu.tried.size(), tu.candidates, tu.tune_seconds);
+  std::cout << fmt::format("{:<24} {} best  {:>9.4f} ms [{}] (exhaustive: {} plans, {:.2f} s; measured {:.4f} ms)\n", "",
+                           precision, t_best * 1e3, ex.plan.describe(), ex.tried.size(), ex.tune_seconds, t[2] * 1e3);
   std::cout << fmt::format("{:<24} {} model/best {:.3f}  tuned/best {:.3f}  analyze {:.2f} ms  "
-                           "break-even vs plain CSR: {}\n\n",
-                           "", precision, model.multiply_seconds / best.multiply_seconds, tuned_s / best.multiply_seconds,
-                           model.analyze_seconds * 1e3,
+                           "break-even vs plain CSR: {}\n",
+                           "", precision, t_model / t_best, t_tuned / t_best, model.analyze_seconds() * 1e3,
                            same ? std::string("n/a (the model chose plain CSR)")
                                 : (break_even >= 0 ? fmt::format("{:.1f} calls", break_even) : std::string("never (not faster)")));
+  std::cout << fmt::format("{:<24} {} model chose it because {}\n\n", "", precision, model.reason());
   nlohmann::json tried = nlohmann::json::array();
   for (const auto& c : ex.tried)
-    tried.push_back({{"label", c.label}, {"plan", c.plan}, {"analyze_s", c.analyze_seconds}, {"median_s", c.multiply_seconds}});
+    tried.push_back({{"label", c.label}, {"plan", c.plan}, {"analyze_s", c.analyze_seconds}, {"median_s", c.multiply_seconds},
+                     {"confirmed_s", c.confirmed_seconds}});
   return {{"matrix", in.name},
           {"precision", precision},
           {"space", Exec().name()},
-          {"model", {{"plan", model.plan}, {"median_s", model.multiply_seconds}, {"analyze_s", model.analyze_seconds}}},
-          {"tuned", {{"label", tuned_label}, {"median_s", tuned_s}, {"tune_s", tu.tune_seconds}, {"tried", tu.tried.size()},
-                     {"reason", tu.reason}}},
-          {"best", {{"label", best.label}, {"plan", best.plan}, {"median_s", best.multiply_seconds}}},
-          {"model_over_best", model.multiply_seconds / best.multiply_seconds},
-          {"tuned_over_best", tuned_s / best.multiply_seconds},
-          {"baseline_csr_s", baseline_s},
+          {"rows", A.nrows},
+          {"nnz", A.nnz()},
+          {"model", {{"plan", model.describe()}, {"reason", model.reason()}, {"median_s", t_model},
+                     {"analyze_s", model.analyze_seconds()}}},
+          {"tuned", {{"label", tuned_label}, {"plan", tu.plan.describe()}, {"median_s", t_tuned}, {"tune_s", tu.tune_seconds},
+                     {"tried", tu.tried.size()}, {"reason", tu.reason}}},
+          {"best", {{"label", best_label}, {"plan", ex.plan.describe()}, {"median_s", t[2]}}},
+          {"fastest_measured_s", t_best},
+          {"model_over_best", t_model / t_best},
+          {"tuned_over_best", t_tuned / t_best},
+          {"baseline_csr_s", t_base},
           {"break_even_calls", break_even},
+          {"rounds", o.rounds},
+          {"reps", o.reps},
           {"exhaustive", tried}};
 }
 
 template <class Exec>
-void tune_space(const std::vector<Input>& inputs, const TuneCmdOptions& o, nlohmann::json& out) {
+void tune_space(const std::vector<Input>& inputs, const TuneCmdOptions& o, nlohmann::json& out,
+                const std::function<void(const nlohmann::json&)>& after_each) {
   for (const auto& in : inputs)
     for (const auto& p : o.precisions) {
       if (p == "f64") out.push_back(tune_one<Exec, double>(in, o, p));
       else if (p == "f32") out.push_back(tune_one<Exec, float>(in, o, p));
       else throw pspmv::InvalidArgument("unknown precision '" + p + "' (expected f32 or f64)");
+      if (after_each) after_each(out);
     }
 }
 
 }  // namespace
 
-nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& o) {
+nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& o,
+                        const std::function<void(const nlohmann::json&)>& after_each) {
   nlohmann::json out = nlohmann::json::array();
-  if (o.space == "host") tune_space<Kokkos::DefaultHostExecutionSpace>(inputs, o, out);
-  else if (o.space == "default") tune_space<Kokkos::DefaultExecutionSpace>(inputs, o, out);
+  if (o.space == "host") tune_space<Kokkos::DefaultHostExecutionSpace>(inputs, o, out, after_each);
+  else if (o.space == "default") tune_space<Kokkos::DefaultExecutionSpace>(inputs, o, out, after_each);
   else throw pspmv::InvalidArgument("unknown --space '" + o.space + "' (expected default or host)");
   std::size_t model_ok = 0, tuned_ok = 0;
   for (const auto& r : out) {

@@ -1,6 +1,7 @@
 #pragma once
 // `pspmv tune`: the model's plan, the tuned plan (within a budget) and the exhaustive best of
 // every input, measured in one process, with the analysis cost and break-even calls.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,14 @@ struct TuneCmdOptions {
   std::string space = "default";  ///< "default" (the GPU in a CUDA build) or "host"
   double budget_calls = 400;      ///< tuning budget in multiplies of the model's plan
   int reps = 7;                   ///< timed multiplies per candidate (median)
+  int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
 };
 
 /// Runs the evaluation for every input; prints a table to stdout and progress to stderr.
 /// @return one JSON object per input and precision.
-nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& options);
+/// `after_each`, when given, receives the results so far after every input and precision
+/// (pspmv tune rewrites its JSON file with them, so that a run cut short keeps what it measured).
+nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& options,
+                        const std::function<void(const nlohmann::json&)>& after_each = {});
 
 }  // namespace pspmv_cli

@@ -1,10 +1,13 @@
 #pragma once
 // Peers on the host: Eigen's row-major sparse matrix times a dense vector (OpenMP threads),
-// and librsb (Recursive Sparse Blocks, M. Martone) with its own autotuning. Each is optional
-// at configure time (used when found, reported as absent otherwise).
+// librsb (Recursive Sparse Blocks, M. Martone) with its own autotuning, and Intel MKL's
+// inspector-executor sparse BLAS (mkl_sparse_?_mv after mkl_sparse_set_mv_hint and
+// mkl_sparse_optimize). Each is optional at configure time (used when found, reported as
+// absent otherwise).
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace pspmv_peers {
 
@@ -22,7 +25,12 @@ struct HostCsrView {
 /// peer's own preparation (format conversion, tuning); `note` says what was prepared, or why
 /// the peer cannot run (then `run` is empty).
 struct HostPeer {
+  std::string impl;      ///< "eigen", "librsb", "mkl"
   std::string variant;
+  /// The variant of the same impl that is this one's call without its analysis stage (e.g.
+  /// librsb untuned, MKL without mkl_sparse_optimize), for the break-even number of calls;
+  /// empty when this variant has no analysis stage or is the unplanned call itself.
+  std::string unplanned;
   std::string note;
   double setup_seconds = 0;
   std::function<void()> run;
@@ -30,6 +38,16 @@ struct HostPeer {
 
 bool eigen_available();
 bool librsb_available();
+bool mkl_available();
+
+/// Every host peer's variants for y = A x, in a fixed order (Eigen; librsb untuned, then
+/// autotuned; MKL without, then with mkl_sparse_optimize). An absent peer gives one entry whose
+/// note starts with "absent:"; a peer that cannot take this matrix gives one whose note says
+/// why; both have an empty `run`. `expected_calls` is the hint given to MKL's
+/// mkl_sparse_set_mv_hint. x (ncols) and y (nrows) are host arrays that must outlive the peers.
+template <class Value, class Offset>
+std::vector<HostPeer> host_peers(const HostCsrView<Value, Offset>& A, const Value* x, Value* y,
+                                 std::int64_t expected_calls);
 
 /// Eigen: Map of the arrays as Eigen::SparseMatrix<Value, RowMajor, int> (a copy of row_ptr
 /// in int when Offset is int64_t and nnz fits), y = A * x with Eigen's OpenMP threads.

@@ -43,6 +43,11 @@ struct TuneOptions {
   int reps = 5;
   /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
   bool exhaustive = false;
+  /// After the sweep, the fastest `confirm` candidates (the model's plan among them when it
+  /// is one) are timed again in `rounds` interleaved rounds, and the fastest by the median of
+  /// round medians wins: one noisy sweep measurement cannot pick the plan. 1: no confirmation.
+  int confirm = 3;
+  int rounds = 3;
 };
 
 /// One candidate plan and its measured time.
@@ -50,7 +55,10 @@ struct TunedCandidate {
   std::string label;        ///< e.g. "sell thread_per_row/static_chunks long=split"
   std::string plan;         ///< Plan::describe()
   double analyze_seconds = 0;
-  double multiply_seconds = 0;  ///< median of TuneOptions::reps fenced multiplies
+  double multiply_seconds = 0;  ///< median of TuneOptions::reps fenced multiplies (the sweep)
+  /// Median over TuneOptions::rounds interleaved rounds (each a median of reps) when this
+  /// candidate was among the confirmed; 0 otherwise.
+  double confirmed_seconds = 0;
 };
 
 /// What tune() returns: the fastest plan measured, and every candidate it timed (the model's
@@ -106,6 +114,13 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
   return out;
 }
 
+inline double median_of(std::vector<double> t) {
+  if (t.empty()) return 0;
+  std::sort(t.begin(), t.end());
+  const std::size_t n = t.size();
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
 template <class ExecSpace, class Value, class Offset>
 double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps) {
   using PlanT = Plan<ExecSpace, Value, Offset>;
@@ -121,15 +136,30 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps) {
     ExecSpace().fence();
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median_of(t);
+}
+
+/// Times several plans in `rounds` interleaved rounds (plan 0, 1, ..., then again), each a
+/// median of `reps`, and returns each plan's median of its round medians: drifts of the
+/// machine (clocks, other load) then fall on every plan alike.
+template <class ExecSpace, class Value, class Offset>
+std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
+                                     int rounds) {
+  std::vector<std::vector<double>> t(plans.size());
+  for (int r = 0; r < std::max(1, rounds); ++r)
+    for (std::size_t i = 0; i < plans.size(); ++i) t[i].push_back(time_multiply(*plans[i], reps));
+  std::vector<double> out;
+  for (auto& v : t) out.push_back(median_of(v));
+  return out;
 }
 }  // namespace detail
 
 /// Times the model's plan of A (analyze with `options`), then candidate plans (every format,
 /// mapping and schedule, with a few launch sizes; see detail::tune_candidates) until the
-/// budget is spent, and returns the fastest. Candidates that analyze() rejects for this
-/// matrix (e.g. a launch size beyond the device) are skipped.
+/// budget is spent; the fastest TuneOptions::confirm of them are timed again in interleaved
+/// rounds (they are held at once: that many plans' memory), and the fastest of those is
+/// returned. Candidates that analyze() rejects for this matrix (e.g. a launch size beyond the
+/// device) are skipped.
 /// Shapes: A is a validated host CSR matrix; the returned plan multiplies x (ncols) into y (nrows).
 /// @throws as analyze() for the model's plan; InvalidArgument for a negative budget or reps < 1.
 template <class ExecSpace, class Value, class Offset>
@@ -159,6 +189,9 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
       return r;
     }
   }
+  // The fastest few candidates of the sweep, kept for the confirmation rounds.
+  std::vector<std::pair<std::size_t, Plan<ExecSpace, Value, Offset>>> top{{0, model}};
+  const std::size_t keep = static_cast<std::size_t>(std::max(1, tune_options.confirm));
   double best = t_model;
   std::size_t tried = 0;
   for (const auto& [label, o] : candidates) {
@@ -177,11 +210,32 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
         r.best = r.tried.size() - 1;
         r.plan = p;
       }
+      if (keep > 1) {
+        top.emplace_back(r.tried.size() - 1, p);
+        std::sort(top.begin(), top.end(), [&](const auto& a, const auto& b) {
+          return r.tried[a.first].multiply_seconds < r.tried[b.first].multiply_seconds;
+        });
+        if (top.size() > keep) top.pop_back();
+      }
     } catch (const InvalidArgument&) {
       // Not a valid plan for this matrix on this space: not a candidate.
     }
   }
   if (r.reason.empty()) r.reason = "all " + std::to_string(candidates.size()) + " candidates tried";
+  if (keep > 1 && top.size() > 1) {
+    std::vector<const Plan<ExecSpace, Value, Offset>*> plans;
+    for (const auto& c : top) plans.push_back(&c.second);
+    const auto t = detail::time_interleaved(plans, tune_options.reps, tune_options.rounds);
+    std::size_t win = 0;
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      r.tried[top[i].first].confirmed_seconds = t[i];
+      if (t[i] < t[win]) win = i;
+    }
+    r.best = top[win].first;
+    r.plan = top[win].second;
+    r.reason += "; the fastest " + std::to_string(top.size()) + " confirmed in " +
+                std::to_string(std::max(1, tune_options.rounds)) + " interleaved rounds";
+  }
   r.tune_seconds = elapsed();
   return r;
 }
