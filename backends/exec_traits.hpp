@@ -34,6 +34,16 @@ struct ExecTraits {
   /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv 4.52,
   /// the even one 0; real FEM matrices sit well below 1).
   static constexpr double cv_balance_threshold = 1.0;
+  /// Rows per host thread from which the default schedule is dynamic_chunks (whatever the
+  /// cv): a matrix with at least this many rows per thread is split into target_chunks
+  /// chunks of thousands of rows each, whose dynamic hand-out costs little and evens out
+  /// threads that run at different speeds. Measured on the H200's 16-core host (pspmv tune,
+  /// perf/results/2026-11-30-h200-r3): dynamic beat the static and nnz-balanced schedules
+  /// by 1.03-1.36x on every evaluation matrix of 1M rows or more (the lesson's pair at 2M
+  /// rows, stencil7:128, rmat:20, tiled real matrices), while at 512K rows (stencil27:80)
+  /// static won by 1.16x, and the lesson's pair at 524,288 rows ran 1.4x slower dynamic
+  /// (perf/results/2026-11-30-h200/host-lesson-524288.json). 65536 x 16 threads = 1M rows.
+  static constexpr std::int64_t dynamic_rows_per_thread = 65536;
   /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
   /// (8 doubles under AVX-512).
   template <class Value>
@@ -49,6 +59,9 @@ struct ExecTraits {
   /// Whether the automatic format choice considers SELL at all on this space: on the host
   /// CSR stays the default until measurements show SELL wins there.
   static constexpr bool prefer_sell = false;
+  /// See the GPU's; unused where prefer_sell is false.
+  static constexpr double sell_memory_limit_irregular = 1.1;
+  static constexpr double irregular_useful_share = 0.0;
   /// SELL rows longer than this leave the slices (see SellMatrix); -1: never by default on
   /// the host, where no measurement has shown a gain yet.
   static constexpr std::int64_t sell_long_row = -1;
@@ -86,6 +99,29 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int sell_slice_height() { return warp_size; }
   static constexpr int sell_sigma_slices = 32;
   static constexpr double sell_memory_limit = 1.1;
+  /// Irregular rows may take SELL up to this factor of the CSR bytes: when thread-per-row
+  /// CSR would leave more than half its lane-slots idle (useful share below
+  /// irregular_useful_share), the 1.1x memory target gives way to speed, unless the caller
+  /// set AnalyzeOptions::sell_memory_limit. Measured on the H200 (pspmv tune,
+  /// perf/results/2026-11-30-h200-r3/gpu-tune.json, f64): SELL with split long rows at
+  /// 1.105-1.131x the CSR bytes ran 2.2x (tiled rajat01), 5.1x (rmat:20) and 5.8x (rajat01)
+  /// faster than the CSR plan the 1.1x limit left.
+  static constexpr double sell_memory_limit_irregular = 1.25;
+  static constexpr double irregular_useful_share = 0.5;
+  /// Small matrices: when a warp per row fits the device at once (rows x 32 <= concurrency)
+  /// and the longest row is a chain of at least small_team_min_row dependent loads for one
+  /// thread, but no longer than small_team_max_row (longer rows are cut into pieces inside
+  /// SELL slices, which run in parallel), CSR team-per-row with a full warp per row. Such a
+  /// launch is bound by its longest dependent chain, not by bandwidth. Measured on the H200
+  /// (gpu-tune.json): team-per-row at vector length 32 was the fastest plan of bcsstk13 (max
+  /// row 95, 1.78x faster than the SELL plan), lp_e226 (110, 1.59x), watt_2 (128, 1.57x),
+  /// zenios (47, 1.36x), Erdos971 (41, 1.27x) and hep-th (50, 1.13x); with max rows of
+  /// 1310 (adder_dcop_05) and 1442 (rajat01) split SELL won by 1.03-1.17x; below 32
+  /// (karate 17, 494_bus 10) thread-per-row was within 6%.
+  static constexpr std::int64_t small_team_min_row = 32;
+  static constexpr std::int64_t small_team_max_row = 256;
+  /// Unused on a GPU (see the host's).
+  static constexpr std::int64_t dynamic_rows_per_thread = 0;
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
   /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
   static constexpr bool prefer_sell = true;

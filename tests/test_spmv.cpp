@@ -425,8 +425,12 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   // into pieces) most of the padding goes, and whether SELL then fits depends on the value and
   // offset widths: whatever the format, the plan keeps within the limit, and the reason gives
   // the ratio that decided.
+  // Irregular rows (thread-per-row CSR would idle most lanes) may take SELL up to
+  // ExecTraits::sell_memory_limit_irregular (1.25 on a GPU) unless the caller set a limit.
   auto ps = pspmv::analyze<Exec>(R);
-  EXPECT_LE(static_cast<double>(ps.bytes()), 1.1 * static_cast<double>(ps.csr_bytes()) + 4096) << ps.reason();
+  EXPECT_LE(static_cast<double>(ps.bytes()),
+            std::max(1.1, pspmv::ExecTraits<Exec>::sell_memory_limit_irregular) * static_cast<double>(ps.csr_bytes()) + 4096)
+      << ps.reason();
   if (pspmv::ExecTraits<Exec>::prefer_sell)
     EXPECT_NE(ps.reason().find("x the CSR bytes"), std::string::npos) << ps.reason();
   opt.vector_length = 3;
@@ -442,6 +446,49 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
   opt.slice_height = 8;
   opt.sigma = -1;
   EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+}
+
+// The model's rules that depend on the size of the space (ExecTraits): a GPU takes a warp per
+// row for small matrices with rows of 32-256 entries; a host schedules dynamically from
+// dynamic_rows_per_thread rows per thread on.
+TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using Traits = pspmv::ExecTraits<Exec>;
+  const std::int64_t threads = Exec().concurrency();
+  // 1000 rows of 5 entries and every 10th row 100: small on any GPU (1000 x 32 lanes).
+  auto S = from_rows<V, O>(1000, 1000, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < (i % 10 == 0 ? 100 : 5); ++k) c.push_back((i + 7 * k) % 1000);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  auto ps = pspmv::analyze<Exec>(S);
+  if (Traits::is_gpu) {
+    EXPECT_EQ(ps.format(), pspmv::Format::csr) << ps.reason();
+    EXPECT_EQ(ps.mapping(), pspmv::Mapping::team_per_row) << ps.reason();
+    EXPECT_EQ(ps.launch().vector_length, 32) << ps.reason();
+    EXPECT_NE(ps.reason().find("small matrix"), std::string::npos) << ps.reason();
+  } else {
+    EXPECT_EQ(ps.mapping(), pspmv::Mapping::thread_per_row) << ps.reason();
+    EXPECT_NE(ps.schedule(), pspmv::Schedule::dynamic_chunks) << ps.reason();
+  }
+  // A caller's mapping is kept.
+  pspmv::AnalyzeOptions thread;
+  thread.mapping = pspmv::Mapping::thread_per_row;
+  EXPECT_EQ(pspmv::analyze<Exec>(S, thread).mapping(), pspmv::Mapping::thread_per_row);
+  if (!Traits::is_gpu) {
+    // A diagonal with exactly dynamic_rows_per_thread rows per thread, and one row fewer.
+    const auto n = static_cast<std::int32_t>(Traits::dynamic_rows_per_thread * threads);
+    auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
+    auto big = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
+    EXPECT_EQ(big.schedule(), pspmv::Schedule::dynamic_chunks) << big.reason();
+    EXPECT_NE(big.reason().find("dynamic_chunks"), std::string::npos) << big.reason();
+    auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
+    EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
+  }
 }
 
 TYPED_TEST(SpmvTest, SellRowsLandWhereTheyBelong) {

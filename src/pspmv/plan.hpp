@@ -200,15 +200,28 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   } else if (options.keep_permuted) {
     format_ = Format::sell;
     format_reason = "keep_permuted: SELL";
+  } else if (Traits::prefer_sell && !options.mapping &&
+             detail::small_matrix_warp_per_row<Traits>(stats_, ExecSpace().concurrency())) {
+    format_ = Format::csr;
+    format_reason = "small matrix (ExecTraits::small_team_min_row): CSR";
   } else if (Traits::prefer_sell) {
     const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
-    const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
+    const bool caller_limit = options.sell_memory_limit > 0;
+    const double limit = caller_limit ? options.sell_memory_limit : Traits::sell_memory_limit;
     const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
-    format_ = ratio <= limit ? Format::sell : Format::csr;
+    // Irregular rows: thread-per-row CSR would idle most lanes, so SELL may take more memory.
+    const bool irregular = !caller_limit && lane_slots_.useful_thread_per_row < Traits::irregular_useful_share;
+    const double allowed = irregular ? std::max(limit, Traits::sell_memory_limit_irregular) : limit;
+    format_ = ratio <= allowed ? Format::sell : Format::csr;
     format_reason = "SELL-" + std::to_string(C) + "-" + std::to_string(sigma) + " would take " +
                     std::to_string(ratio).substr(0, 5) + "x the CSR bytes (padding " +
-                    std::to_string(shape.padding).substr(0, 5) + ") " + (ratio <= limit ? "<= " : "> ") +
-                    std::to_string(limit).substr(0, 4) + (ratio <= limit ? ": SELL" : ": keeping CSR");
+                    std::to_string(shape.padding).substr(0, 5) + ") " + (ratio <= allowed ? "<= " : "> ") +
+                    std::to_string(allowed).substr(0, 4) +
+                    (irregular ? " (irregular rows: thread-per-row CSR " +
+                                     std::to_string(static_cast<int>(100 * lane_slots_.useful_thread_per_row + 0.5)) +
+                                     "% useful lane-slots)"
+                               : std::string()) +
+                    (ratio <= allowed ? ": SELL" : ": keeping CSR");
   } else {
     format_ = Format::csr;
     format_reason = "host default: CSR";

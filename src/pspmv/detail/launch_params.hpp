@@ -47,6 +47,20 @@ int best_vector_length(const Offset* row_ptr, std::int64_t nrows, int lane_width
   return best;
 }
 
+/// The GPU's small-matrix rule (ExecTraits<Cuda>::small_team_min_row): a warp per row fits
+/// the device at once and the longest row is a long dependent chain for one thread but short
+/// enough for one warp. Always false on a host.
+template <class Traits>
+bool small_matrix_warp_per_row(const RowStats& s, std::int64_t concurrency) {
+  if constexpr (Traits::is_gpu) {
+    return s.nrows > 0 && s.nrows * Traits::warp_size <= concurrency && s.max_len >= Traits::small_team_min_row &&
+           s.max_len <= Traits::small_team_max_row;
+  } else {
+    (void)s, (void)concurrency;
+    return false;
+  }
+}
+
 template <class ExecSpace, class Value, class Offset>
 LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset* row_ptr, const AnalyzeOptions& o,
                            Format format = Format::csr, int slice_height = 0) {
@@ -55,10 +69,17 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
   LaunchParams& p = c.launch;
   const std::int64_t nrows = s.nrows;
   const bool sell = format == Format::sell;
+  const std::int64_t concurrency = ExecSpace().concurrency();
+  const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
 
   if (o.mapping) {
     c.mapping = *o.mapping;
     c.reason = "mapping forced";
+  } else if (small_team) {
+    c.mapping = Mapping::team_per_row;
+    c.reason = "small matrix: " + std::to_string(nrows) + " rows x 32 lanes <= concurrency " +
+               std::to_string(concurrency) + ", longest row " + std::to_string(s.max_len) +
+               ": team_per_row, a warp per row";
   } else if (sell) {
     c.mapping = Mapping::thread_per_row;
     c.reason = "SELL: row per thread (lane r of a slice holds row r)";
@@ -86,6 +107,10 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     c.schedule = Schedule::static_chunks;
     c.reason += "; GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
                 "would serialize its rows)";
+  } else if (Traits::dynamic_rows_per_thread > 0 && nrows >= Traits::dynamic_rows_per_thread * concurrency) {
+    c.schedule = Schedule::dynamic_chunks;
+    c.reason += "; " + std::to_string(nrows) + " rows >= " + std::to_string(Traits::dynamic_rows_per_thread) + " x " +
+                std::to_string(concurrency) + " threads: dynamic_chunks";
   } else if (s.cv > Traits::cv_balance_threshold) {
     c.schedule = Schedule::nnz_balanced;
     c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " > " +
@@ -99,15 +124,16 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 ||
       o.rows_per_team < 0 || o.num_blocks < 0)
     throw InvalidArgument("AnalyzeOptions: sizes must be >= 0 (0 = choose)");
-  p.concurrency = ExecSpace().concurrency();
+  p.concurrency = concurrency;
   const std::int64_t target = o.target_chunks > 0 ? o.target_chunks : Traits::target_chunks;
   p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
   p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
   p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
   if (Traits::is_gpu && o.vector_length == 0 && c.mapping == Mapping::team_per_row && format == Format::csr) {
-    // GPU team-per-row: the vector length whose warps waste the fewest lane-slots, and
-    // teams of 128 threads (4 warps) unless the caller set team_size.
-    p.vector_length = best_vector_length<Traits>(row_ptr, nrows, ls.lane_width);
+    // GPU team-per-row: the vector length whose warps waste the fewest lane-slots (a full
+    // warp under the small-matrix rule), and teams of 128 threads (4 warps) unless the
+    // caller set team_size.
+    p.vector_length = small_team && !o.mapping ? Traits::template simd_lanes<Value>() : best_vector_length<Traits>(row_ptr, nrows, ls.lane_width);
     if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
   }
   if (sell) {
