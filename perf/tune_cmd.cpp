@@ -30,8 +30,20 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   pspmv::AnalyzeOptions fixed;
   fixed.selection = pspmv::Selection::fixed;
   const PlanT baseline = pspmv::analyze<Exec>(A, fixed);
-  const auto t = pspmv::detail::time_interleaved<Exec, Value, std::int64_t>({&model, &tu.plan, &ex.plan, &baseline},
-                                                                            o.reps, o.rounds);
+  // Plans of the same configuration (describe()) are one plan: timed once, so that two
+  // measurements of one configuration never count as a gap between choices.
+  const std::vector<const PlanT*> four = {&model, &tu.plan, &ex.plan, &baseline};
+  std::vector<const PlanT*> unique;
+  std::vector<std::size_t> slot(four.size());
+  for (std::size_t i = 0; i < four.size(); ++i) {
+    std::size_t j = 0;
+    while (j < unique.size() && unique[j]->describe() != four[i]->describe()) ++j;
+    if (j == unique.size()) unique.push_back(four[i]);
+    slot[i] = j;
+  }
+  const auto tu_ = pspmv::detail::time_interleaved<Exec, Value, std::int64_t>(unique, o.reps, o.rounds);
+  std::vector<double> t(four.size());
+  for (std::size_t i = 0; i < four.size(); ++i) t[i] = tu_[slot[i]];
   const double t_model = t[0], t_tuned = t[1], t_best = std::min({t[0], t[1], t[2], t[3]}), t_base = t[3];
   const std::string tuned_label = tu.tried[tu.best].label, best_label = ex.tried[ex.best].label;
   const bool same = baseline.describe() == model.describe();  // the model chose plain CSR itself

@@ -76,14 +76,22 @@ struct TuneResult {
 namespace detail {
 /// The candidate options tune() tries after the model's plan: every format x mapping x
 /// schedule, on a GPU SELL with both long-row methods, team-per-row at vector lengths 8 and
-/// 32, on a host CSR at 500 and 8000 chunks besides the default.
+/// 32, on a host CSR at 500 and 8000 chunks besides the default. A GPU ignores Kokkos'
+/// Schedule<Static/Dynamic> (its hardware hands out blocks), so there dynamic_chunks, the same
+/// launch as static_chunks, is no candidate. With `model` given, candidates that differ from
+/// the model's choice in fewer of format, mapping and schedule come first (a budget that
+/// stops early has then tried the model's neighbours).
 template <class ExecSpace>
-std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const AnalyzeOptions& base) {
+std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const AnalyzeOptions& base,
+                                                                    const Format* model_format = nullptr,
+                                                                    const Mapping* model_mapping = nullptr,
+                                                                    const Schedule* model_schedule = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
   std::vector<std::pair<std::string, AnalyzeOptions>> out;
   for (auto f : all_formats)
     for (auto m : all_mappings)
       for (auto s : all_schedules) {
+        if (Traits::is_gpu && s == Schedule::dynamic_chunks) continue;
         AnalyzeOptions o = base;
         o.format = f;
         o.mapping = m;
@@ -111,6 +119,13 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
             }
         }
       }
+  if (model_format && model_mapping && model_schedule) {
+    auto distance = [&](const AnalyzeOptions& o) {
+      return (*o.format != *model_format) + (*o.mapping != *model_mapping) + (*o.schedule != *model_schedule);
+    };
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const auto& a, const auto& b) { return distance(a.second) < distance(b.second); });
+  }
   return out;
 }
 
@@ -173,7 +188,10 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
   TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
   const double t_model = detail::time_multiply(model, tune_options.reps);
   r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
-  const auto candidates = detail::tune_candidates<ExecSpace>(options);
+  const Format mf = model.format();
+  const Mapping mm = model.mapping();
+  const Schedule ms = model.schedule();
+  const auto candidates = detail::tune_candidates<ExecSpace>(options, &mf, &mm, &ms);
   r.candidates = candidates.size() + 1;
   const double budget = tune_options.budget_seconds > 0
                             ? tune_options.budget_seconds
