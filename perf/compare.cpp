@@ -90,7 +90,7 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
   std::string s;
   s += "# Written by pspmv compare; render with: gnuplot " + png.substr(0, png.size() - 4) + ".gp\n";
   s += "set terminal pngcairo size 1600,800 noenhanced font \",11\"\n";
-  s += "set output '" + png + ".tmp'\n";
+  s += "if (!exists(\"out\")) out = '" + png + "'\nset output out\n";
   s += "set title \"" + title + "\"\n";
   s += "set datafile missing \"?\"\n";
   s += "set style data histogram\nset style histogram clustered gap 1\n";
@@ -380,7 +380,9 @@ int run_compare(const std::vector<Input>& inputs, const CompareOptions& o) {
       write_file_atomically(dir + stem + ".gp",
                             gnuplot_script(stem + ".dat", stem + ".png", pl.title, pl.ylabel, pl.cols.size(), pl.log, pl.ref));
       if (!have_gnuplot) continue;
-      const std::string cmd = "cd " + shell_quote(o.out_dir) + " && gnuplot " + shell_quote(stem + ".gp") + " 2>&1";
+      // Into a temporary name, renamed into place when gnuplot succeeded.
+      const std::string cmd = "cd " + shell_quote(o.out_dir) + " && gnuplot -e " +
+                              shell_quote("out='" + stem + ".png.tmp'") + " " + shell_quote(stem + ".gp") + " 2>&1";
       std::FILE* pipe = ::popen(cmd.c_str(), "r");
       std::string said;
       if (pipe) {
