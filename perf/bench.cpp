@@ -56,7 +56,7 @@ double floor_seconds(double bytes, int reps, std::string& method) {
     }
     return best;
   } else {
-    method = "host streaming read (OpenMP, " + std::to_string(pspmv_peers::openmp_threads()) + " threads)";
+    method = "host streaming read (OpenMP static or dynamic, the faster; " + std::to_string(pspmv_peers::openmp_threads()) + " threads)";
     return pspmv_peers::openmp_stream_read_seconds(static_cast<std::size_t>(bytes), reps);
   }
 }

@@ -31,7 +31,8 @@ bool openmp_available();
 int openmp_threads();
 
 /// Minimum seconds to read `bytes` (rounded down to doubles) once, streaming, with all
-/// OpenMP threads: the host's bandwidth floor (min over `reps` after one warm-up).
+/// OpenMP threads: the host's bandwidth floor (min over `reps` after one warm-up, of a
+/// static and of a dynamic schedule, each thread with eight partial sums).
 double openmp_stream_read_seconds(std::size_t bytes, int reps);
 
 }  // namespace pspmv_peers
