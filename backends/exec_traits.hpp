@@ -38,11 +38,13 @@ struct ExecTraits {
   /// cv): a matrix with at least this many rows per thread is split into target_chunks
   /// chunks of thousands of rows each, whose dynamic hand-out costs little and evens out
   /// threads that run at different speeds. Measured on the H200's 16-core host (pspmv tune,
-  /// perf/results/2026-11-30-h200-r3): dynamic beat the static and nnz-balanced schedules
-  /// by 1.03-1.36x on every evaluation matrix of 1M rows or more (the lesson's pair at 2M
-  /// rows, stencil7:128, rmat:20, tiled real matrices), while at 512K rows (stencil27:80)
-  /// static won by 1.16x, and the lesson's pair at 524,288 rows ran 1.4x slower dynamic
-  /// (perf/results/2026-11-30-h200/host-lesson-524288.json). 65536 x 16 threads = 1M rows.
+  /// perf/results/2026-11-30-h200-r3/run1-544a18d-host-tune.json): dynamic beat the static
+  /// and nnz-balanced schedules by 1.03-1.36x on every evaluation matrix of 1M rows or more
+  /// (the lesson's pair at 2M rows, stencil7:128, rmat:20, tiled real matrices), while at
+  /// 512K rows (stencil27:80) static won by 1.16x, and the lesson's pair at 524,288 rows ran
+  /// 1.4x slower dynamic (perf/results/2026-11-30-h200/host-lesson-524288.json). 65536 x 16
+  /// threads = 1M rows. A holdout set did not confirm the rule (7 of 12 within 10%; see
+  /// perf/results/2026-11-30-h200-r3/README.md).
   static constexpr std::int64_t dynamic_rows_per_thread = 65536;
   /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
   /// (8 doubles under AVX-512).
@@ -59,8 +61,9 @@ struct ExecTraits {
   /// Whether the automatic format choice considers SELL at all on this space: on the host
   /// CSR stays the default until measurements show SELL wins there.
   static constexpr bool prefer_sell = false;
-  /// See the GPU's; unused where prefer_sell is false.
+  /// See the GPU's; unused where prefer_sell is false (the host never takes SELL by itself).
   static constexpr double sell_memory_limit_irregular = 1.1;
+  /// See the GPU's; 0 turns the irregular-rows allowance off.
   static constexpr double irregular_useful_share = 0.0;
   /// SELL rows longer than this leave the slices (see SellMatrix); -1: never by default on
   /// the host, where no measurement has shown a gain yet.
@@ -103,7 +106,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// CSR would leave more than half its lane-slots idle (useful share below
   /// irregular_useful_share), the 1.1x memory target gives way to speed, unless the caller
   /// set AnalyzeOptions::sell_memory_limit. Measured on the H200 (pspmv tune,
-  /// perf/results/2026-11-30-h200-r3/gpu-tune.json, f64): SELL with split long rows at
+  /// perf/results/2026-11-30-h200-r3/run1-544a18d-gpu-tune.json, f64): SELL with split long rows at
   /// 1.105-1.131x the CSR bytes ran 2.2x (tiled rajat01), 5.1x (rmat:20) and 5.8x (rajat01)
   /// faster than the CSR plan the 1.1x limit left.
   static constexpr double sell_memory_limit_irregular = 1.25;
@@ -113,7 +116,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// thread, but no longer than small_team_max_row (longer rows are cut into pieces inside
   /// SELL slices, which run in parallel), CSR team-per-row with a full warp per row. Such a
   /// launch is bound by its longest dependent chain, not by bandwidth. Measured on the H200
-  /// (gpu-tune.json): team-per-row at vector length 32 was the fastest plan of bcsstk13 (max
+  /// (run1-544a18d-gpu-tune.json): team-per-row at vector length 32 was the fastest plan of bcsstk13 (max
   /// row 95, 1.78x faster than the SELL plan), lp_e226 (110, 1.59x), watt_2 (128, 1.57x),
   /// zenios (47, 1.36x), Erdos971 (41, 1.27x) and hep-th (50, 1.13x); with max rows of
   /// 1310 (adder_dcop_05) and 1442 (rajat01) split SELL won by 1.03-1.17x; below 32

@@ -1,4 +1,4 @@
-// pspmv: the command-line tool. `pspmv info | gen | bench`; see `pspmv --help`.
+// pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare`; see `pspmv --help`.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,9 +14,7 @@
 #include "inputs.hpp"
 #include "peers/kokkos_kernels.hpp"
 
-#ifndef PSPMV_BUILD_COMMIT
-#define PSPMV_BUILD_COMMIT "unknown"
-#endif
+#include "pspmv_build_commit.hpp"  // PSPMV_BUILD_COMMIT, written at build time
 
 namespace {
 
@@ -154,6 +152,9 @@ int main(int argc, char** argv) {
   bench->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")->check(CLI::NonNegativeNumber);
   bench->add_flag("--no-peers", no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
   bench->add_flag("--no-auto", no_auto, "skip the plan analyze() picks by itself");
+  bench->add_option("--expected-calls", bo.expected_calls,
+                    "calls hint for peers that take one (MKL's mkl_sparse_set_mv_hint)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   bench->add_option("--long-mode", bo.long_modes,
                     "SELL long rows: split (pieces inside the slices) | warp (lane-shared CSR part); several: "
                     "each SELL variant once per mode (default: the space's choice)")
@@ -178,7 +179,9 @@ int main(int argc, char** argv) {
   pspmv_cli::TuneCmdOptions to;
   tune->add_option("files", tune_files, "Matrix Market files")->check(CLI::ExistingFile);
   tune->add_option("--gen", tune_gens, std::string("generated input: ") + pspmv_cli::gen_spec_help);
-  tune->add_option("--precision", to.precisions, "f64 | f32 (default: f64)");
+  tune->add_option("--precision", to.precisions, "f64 | f32 (default: f64)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f64", "f32"}));
   tune->add_option("--space", to.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
   tune->add_option("--budget-calls", to.budget_calls, "tuning budget in multiplies of the model's plan")
       ->check(CLI::PositiveNumber);

@@ -102,7 +102,6 @@ TYPED_TEST(HostPeersTest, EveryVariantMatchesTheReference) {
     // A configured peer must take this small matrix.
     ASSERT_TRUE(p.run) << "no run for an available peer";
     EXPECT_FALSE(starts_with(p.note, "absent:"));
-    EXPECT_GE(p.setup_seconds, 0.0);
     if (p.impl == "mkl") {
       EXPECT_TRUE(starts_with(p.variant, sizeof(Value) == 8 ? "mkl_sparse_d_mv" : "mkl_sparse_s_mv"));
       EXPECT_NE(p.note.find("threads"), std::string::npos);

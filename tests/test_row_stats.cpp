@@ -71,8 +71,10 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   EXPECT_EQ(ex.tried.front().label, "model");
   // The 3 fastest of the sweep were confirmed in interleaved rounds, and the plan returned is
   // the fastest of those by its confirmed time.
+  // (A candidate with the model's own configuration carries the model's time and is skipped.)
   std::vector<double> sweep;
-  for (const auto& c : ex.tried) sweep.push_back(c.multiply_seconds);
+  for (std::size_t i = 0; i < ex.tried.size(); ++i)
+    if (i == 0 || ex.tried[i].plan != ex.tried.front().plan) sweep.push_back(ex.tried[i].multiply_seconds);
   std::sort(sweep.begin(), sweep.end());
   std::size_t confirmed = 0;
   for (const auto& c : ex.tried) {
@@ -99,6 +101,23 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   EXPECT_LT(cut.tried.size(), cut.candidates);
   EXPECT_NE(cut.reason.find("budget"), std::string::npos) << cut.reason;
   EXPECT_THROW(pspmv::tune<Exec>(A, {}, pspmv::TuneOptions{-1.0}), pspmv::InvalidArgument);
+  pspmv::TuneOptions no_rounds;
+  no_rounds.rounds = 0;
+  EXPECT_THROW(pspmv::tune<Exec>(A, {}, no_rounds), pspmv::InvalidArgument);
+  // Candidates nearest the model's choice come first: the first differs from it in at most one
+  // of format, mapping and schedule.
+  {
+    const auto model_plan = pspmv::analyze<Exec>(A);
+    const auto f = model_plan.format();
+    const auto m = model_plan.mapping();
+    const auto s = model_plan.schedule();
+    const auto cands = pspmv::detail::tune_candidates<Exec>({}, &f, &m, &s);
+    ASSERT_FALSE(cands.empty());
+    const auto& o = cands.front().second;
+    EXPECT_LE((*o.format != f) + (*o.mapping != m) + (*o.schedule != s), 1) << cands.front().first;
+    const auto& last = cands.back().second;
+    EXPECT_GE((*last.format != f) + (*last.mapping != m) + (*last.schedule != s), 2) << cands.back().first;
+  }
   // Through analyze(): tune gives a working plan, fixed gives plain CSR.
   pspmv::AnalyzeOptions t;
   t.selection = pspmv::Selection::tune;

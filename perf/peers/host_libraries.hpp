@@ -49,8 +49,8 @@ template <class Value, class Offset>
 std::vector<HostPeer> host_peers(const HostCsrView<Value, Offset>& A, const Value* x, Value* y,
                                  std::int64_t expected_calls);
 
-/// Eigen: Map of the arrays as Eigen::SparseMatrix<Value, RowMajor, int> (a copy of row_ptr
-/// in int when Offset is int64_t and nnz fits), y = A * x with Eigen's OpenMP threads.
+/// Eigen: Map of the arrays as Eigen::SparseMatrix<Value, RowMajor, int> (row_ptr copied into
+/// int, for either Offset, when nnz fits), y = A * x with Eigen's OpenMP threads.
 template <class Value, class Offset>
 HostPeer eigen_spmv(const HostCsrView<Value, Offset>& A, const Value* x, Value* y);
 

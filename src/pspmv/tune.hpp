@@ -46,7 +46,9 @@ struct TuneOptions {
   /// After the sweep, the fastest `confirm` candidates (the model's plan among them when it
   /// is one) are timed again in `rounds` interleaved rounds, and the fastest by the median of
   /// round medians wins: one noisy sweep measurement cannot pick the plan. 1: no confirmation.
+  /// The confirmation is outside the budget: at most confirm x rounds x (reps + 1) multiplies.
   int confirm = 3;
+  /// Interleaved rounds of the confirmation (each a median of `reps` multiplies per plan).
   int rounds = 3;
 };
 
@@ -154,20 +156,27 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps) {
   return median_of(t);
 }
 
-/// Times several plans in `rounds` interleaved rounds (plan 0, 1, ..., then again), each a
-/// median of `reps`, and returns each plan's median of its round medians: drifts of the
-/// machine (clocks, other load) then fall on every plan alike.
+
+}  // namespace detail
+
+/// Times several plans of one matrix in `rounds` interleaved rounds (plan 0, 1, ..., then
+/// again), each round a median of `reps` fenced multiplies y = A x (x = 1) after a warm-up, and
+/// returns each plan's median of its round medians in seconds: drifts of the machine (clocks,
+/// other load) then fall on every plan alike.
+/// @throws InvalidArgument when reps or rounds < 1.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
                                      int rounds) {
+  if (reps < 1 || rounds < 1)
+    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1, got " + std::to_string(reps) + " and " +
+                          std::to_string(rounds));
   std::vector<std::vector<double>> t(plans.size());
-  for (int r = 0; r < std::max(1, rounds); ++r)
-    for (std::size_t i = 0; i < plans.size(); ++i) t[i].push_back(time_multiply(*plans[i], reps));
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < plans.size(); ++i) t[i].push_back(detail::time_multiply(*plans[i], reps));
   std::vector<double> out;
-  for (auto& v : t) out.push_back(median_of(v));
+  for (auto& v : t) out.push_back(detail::median_of(v));
   return out;
 }
-}  // namespace detail
 
 /// Times the model's plan of A (analyze with `options`), then candidate plans (every format,
 /// mapping and schedule, with a few launch sizes; see detail::tune_candidates) until the
@@ -180,8 +189,9 @@ std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Val
 template <class ExecSpace, class Value, class Offset>
 TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
                                           const TuneOptions& tune_options = {}) {
-  if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1)
-    throw InvalidArgument("TuneOptions: budgets must be >= 0 and reps >= 1");
+  if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
+      tune_options.confirm < 1 || tune_options.rounds < 1)
+    throw InvalidArgument("TuneOptions: budgets must be >= 0, and reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Plan<ExecSpace, Value, Offset> model(A, options);
@@ -221,6 +231,11 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
     ++tried;
     try {
       Plan<ExecSpace, Value, Offset> p(A, o);
+      if (p.describe() == model.describe()) {
+        // The model's own configuration: its time is known; not timed or confirmed twice.
+        r.tried.push_back({label, p.describe(), p.analyze_seconds(), t_model});
+        continue;
+      }
       const double t = detail::time_multiply(p, tune_options.reps);
       r.tried.push_back({label, p.describe(), p.analyze_seconds(), t});
       if (t < best) {
@@ -243,7 +258,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
   if (keep > 1 && top.size() > 1) {
     std::vector<const Plan<ExecSpace, Value, Offset>*> plans;
     for (const auto& c : top) plans.push_back(&c.second);
-    const auto t = detail::time_interleaved(plans, tune_options.reps, tune_options.rounds);
+    const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds);
     std::size_t win = 0;
     for (std::size_t i = 0; i < top.size(); ++i) {
       r.tried[top[i].first].confirmed_seconds = t[i];
@@ -252,7 +267,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
     r.best = top[win].first;
     r.plan = top[win].second;
     r.reason += "; the fastest " + std::to_string(top.size()) + " confirmed in " +
-                std::to_string(std::max(1, tune_options.rounds)) + " interleaved rounds";
+                std::to_string(tune_options.rounds) + " interleaved rounds";
   }
   r.tune_seconds = elapsed();
   return r;

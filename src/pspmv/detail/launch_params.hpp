@@ -77,7 +77,8 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     c.reason = "mapping forced";
   } else if (small_team) {
     c.mapping = Mapping::team_per_row;
-    c.reason = "small matrix: " + std::to_string(nrows) + " rows x 32 lanes <= concurrency " +
+    c.reason = "small matrix: " + std::to_string(nrows) + " rows x " + std::to_string(Traits::model_lane_width) +
+               " lanes <= concurrency " +
                std::to_string(concurrency) + ", longest row " + std::to_string(s.max_len) +
                ": team_per_row, a warp per row";
   } else if (sell) {
@@ -133,7 +134,8 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     // GPU team-per-row: the vector length whose warps waste the fewest lane-slots (a full
     // warp under the small-matrix rule), and teams of 128 threads (4 warps) unless the
     // caller set team_size.
-    p.vector_length = small_team && !o.mapping ? Traits::template simd_lanes<Value>() : best_vector_length<Traits>(row_ptr, nrows, ls.lane_width);
+    p.vector_length = small_team && !o.mapping ? Traits::template simd_lanes<Value>()
+                                               : best_vector_length<Traits>(row_ptr, nrows, ls.lane_width);
     if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
   }
   if (sell) {

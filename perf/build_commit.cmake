@@ -1,0 +1,20 @@
+# Writes OUT (a header defining PSPMV_BUILD_COMMIT) from the git commit of SRC at build time,
+# with "-dirty" when the working tree differs from it; rewrites OUT only when that changes.
+execute_process(COMMAND git -C "${SRC}" rev-parse --short=12 HEAD
+                OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR commit STREQUAL "")
+  set(commit "unknown")
+else()
+  execute_process(COMMAND git -C "${SRC}" diff --quiet HEAD -- RESULT_VARIABLE dirty ERROR_QUIET)
+  if(NOT dirty EQUAL 0)
+    string(APPEND commit "-dirty")
+  endif()
+endif()
+set(text "#pragma once\n// Written at build time by perf/build_commit.cmake.\n#define PSPMV_BUILD_COMMIT \"${commit}\"\n")
+set(old "")
+if(EXISTS "${OUT}")
+  file(READ "${OUT}" old)
+endif()
+if(NOT old STREQUAL text)
+  file(WRITE "${OUT}" "${text}")
+endif()
