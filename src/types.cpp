@@ -25,6 +25,7 @@ std::string to_string(Schedule s) {
     case Schedule::static_chunks: return "static_chunks";
     case Schedule::dynamic_chunks: return "dynamic_chunks";
     case Schedule::nnz_balanced: return "nnz_balanced";
+    case Schedule::work_stealing: return "work_stealing";
   }
   return "?";
 }
@@ -46,8 +47,9 @@ Schedule parse_schedule(std::string_view s) {
   if (s == "static" || s == "static_chunks") return Schedule::static_chunks;
   if (s == "dynamic" || s == "dynamic_chunks") return Schedule::dynamic_chunks;
   if (s == "nnz" || s == "nnz_balanced") return Schedule::nnz_balanced;
+  if (s == "stealing" || s == "work_stealing") return Schedule::work_stealing;
   throw InvalidArgument("unknown schedule '" + std::string(s) +
-                        "' (expected static_chunks, dynamic_chunks or nnz_balanced)");
+                        "' (expected static_chunks, dynamic_chunks, nnz_balanced or work_stealing)");
 }
 
 }  // namespace pspmv

@@ -17,6 +17,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -61,8 +62,9 @@ class Plan {
   /// must not overlap. Only launches: no allocation, no host loop over the matrix.
   /// Asynchronous with respect to the host, like any Kokkos launch: fence before reading y.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
-  /// A SELL plan with split long rows writes its pieces' sums to a scratch array of the plan
-  /// (shared by copies of the plan): run one multiply() of a plan at a time. Kernels go to
+  /// A SELL plan with split long rows writes its pieces' sums to a scratch array of the plan,
+  /// and a dynamic_chunks or work_stealing plan counts its chunks in cursors of the plan (both shared by
+  /// copies of the plan): run one multiply() of a plan at a time. Kernels go to
   /// ExecSpace's default instance (no stream argument).
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const;
 
@@ -102,9 +104,11 @@ class Plan {
   double padding_ratio() const { return format_ == Format::sell ? S_.padding_ratio() : 1.0; }
   /// Bytes of the CSR the plan was built from (row_ptr, col_idx, values).
   std::size_t csr_bytes() const { return csr_bytes_; }
-  /// Device bytes the plan holds (matrix copy, partition, and the piece sums of split long rows).
+  /// Device bytes the plan holds (matrix copy, partition, the piece sums of split long rows,
+  /// the cursors of a run-time schedule).
   std::size_t bytes() const {
-    return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t) + partial_.extent(0) * sizeof(Value);
+    return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t) + partial_.extent(0) * sizeof(Value) +
+           chunk_counter_.extent(0) * sizeof(std::int64_t);
   }
   /// Whether this plan was built from A's storage: same dimensions, nnz and row_ptr array.
   /// Cheap; says nothing about A's entries (see matches()).
@@ -144,6 +148,10 @@ class Plan {
   /// SELL with split long rows: one sum per piece, written and read inside each multiply()
   /// (so one plan must not run two multiply() calls at the same time).
   Kokkos::View<Value*, memory_space> partial_;
+  /// dynamic_chunks and work_stealing: the cursors of the chunk queues (detail::ChunkQueues),
+  /// set to 0 and counted up inside each multiply() (so, as with split long rows, one plan
+  /// must not run two multiply() calls at the same time).
+  Kokkos::View<std::int64_t*, memory_space> chunk_counter_;
   detail::LaunchChoice choice_;
   RowStats stats_;
   LaneSlots lane_slots_;
@@ -292,6 +300,11 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     }
     A_ = copy_to<memory_space>(A);
   }
+  if (choice_.schedule == Schedule::dynamic_chunks || choice_.schedule == Schedule::work_stealing)
+    chunk_counter_ = Kokkos::View<std::int64_t*, memory_space>(
+        "pspmv::chunk_cursors",
+        static_cast<std::size_t>(std::min<std::int64_t>(ExecSpace().concurrency(), detail::max_chunk_queues) *
+                                 detail::cursor_stride<ExecSpace>()));
   label_ = std::string("pspmv::") +
            (format_ == Format::sell
                 ? (choice_.mapping == Mapping::thread_per_row ? "sell_row_per_thread" : "sell_slice_per_team")
@@ -329,12 +342,141 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
 
 namespace detail {
 
+/// The chunk queues of pspmv's two run-time schedules. Each queue is a range [lo, hi) of
+/// chunk indices in one 64-bit word (lo in the low half, hi in the high half).
+/// - dynamic_chunks: one queue, the semantics of OpenMP's schedule(dynamic, chunk): every
+///   worker takes the next chunk of all (atomic fetch-add on lo).
+/// - work_stealing: one queue per worker, queue q holding the contiguous range a static
+///   schedule would give worker q (at most max_chunk_queues queues; beyond, workers share
+///   them). A worker takes chunks from the front of its own queue in order; when it runs dry
+///   it takes chunks one at a time from the back of the others' (w + 1, w + 2, ...), both by
+///   compare-and-swap of the word, so the owner's stream stays contiguous. Kokkos 3.4's
+///   Schedule<Dynamic> has this shape (HostThreadTeamData::get_work_stealing), but begins every
+///   launch with a pool rendezvous whose waits back off to yield and sleep_for, and takes each
+///   chunk with a compare-and-swap that first fails as a query; on the H200's 16-core host it
+///   ran the lesson's even matrix at 524,288 rows 1.63x slower than `omp for schedule(dynamic,
+///   263)` (perf/results/2026-11-30-h200/host-lesson-524288.json). pspmv does not use it.
+/// Words are `stride` entries apart (a 64-byte line on a host: no false sharing).
+template <class Counter>
+struct ChunkQueues {
+  Counter word;  ///< queues x stride entries; word q * stride = (hi << 32) | lo of queue q
+  std::int64_t nchunks = 0, queues = 1, stride = 1;
+  bool stealing = false;
+
+  KOKKOS_INLINE_FUNCTION static std::int64_t pack(const std::int64_t lo, const std::int64_t hi) {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(hi) << 32) | static_cast<std::uint64_t>(lo));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t first(const std::int64_t q) const { return q * nchunks / queues; }
+  /// Takes one chunk of queue q, from its front or its back; -1 when it is empty.
+  KOKKOS_INLINE_FUNCTION std::int64_t take(const std::int64_t q, const bool front) const {
+    std::int64_t* w = &word(q * stride);
+    if (!stealing) {
+      const std::int64_t c = Kokkos::atomic_fetch_add(w, std::int64_t(1)) & 0xffffffffLL;
+      return c < nchunks ? c : -1;
+    }
+    // An aligned 64-bit load (the compare-and-swap below checks what it read).
+    std::int64_t old = *static_cast<volatile std::int64_t*>(w);
+    for (;;) {
+      const std::int64_t lo = old & 0xffffffffLL, hi = static_cast<std::int64_t>(static_cast<std::uint64_t>(old) >> 32);
+      if (lo >= hi) return -1;
+      const std::int64_t desired = front ? pack(lo + 1, hi) : pack(lo, hi - 1);
+      const std::int64_t seen = Kokkos::atomic_compare_exchange(w, old, desired);
+      if (seen == old) return front ? lo : hi - 1;
+      old = seen;
+    }
+  }
+  /// Calls body(c) for every chunk c that worker w takes; every chunk goes to exactly one
+  /// call over all workers.
+  template <class Body>
+  KOKKOS_INLINE_FUNCTION void drain(const std::int64_t w, const Body& body) const {
+    for (std::int64_t v = 0; v < queues; ++v) {
+      const std::int64_t q = (w + v) % queues;
+      for (std::int64_t c; (c = take(q, v == 0)) >= 0;) body(c);
+    }
+  }
+  /// The team form: the team's leader takes each chunk, the team shares it.
+  template <class Member, class Body>
+  KOKKOS_INLINE_FUNCTION void drain_team(const Member& team, const Body& body) const {
+    const std::int64_t w = team.league_rank();
+    for (std::int64_t v = 0; v < queues; ++v) {
+      const std::int64_t q = (w + v) % queues;
+      for (;;) {
+        std::int64_t c = -1;
+        if (team.team_size() == 1)  // a host team: no broadcast (Kokkos' costs a team rendezvous)
+          c = take(q, v == 0);
+        else
+          Kokkos::single(Kokkos::PerTeam(team), [&](std::int64_t& taken) { taken = take(q, v == 0); }, c);
+        if (c < 0) break;
+        body(c);
+      }
+    }
+  }
+};
+
+/// Sets each queue's word to its initial range (a GPU's words, from the device).
+template <class Counter>
+struct InitQueues {
+  ChunkQueues<Counter> q;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    q.word(i * q.stride) = q.stealing ? q.pack(q.first(i), q.first(i + 1)) : 0;
+  }
+};
+
+/// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues.
+template <class Functor, class Counter>
+struct QueuedRows {
+  Functor f;
+  ChunkQueues<Counter> queues;
+  std::int64_t n = 0, chunk = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
+    queues.drain(w, [&](const std::int64_t c) {
+      const std::int64_t begin = c * chunk, end = begin + chunk < n ? begin + chunk : n;
+      for (std::int64_t i = begin; i < end; ++i) f(RowsTag(), static_cast<std::int32_t>(i));
+    });
+  }
+};
+
+/// League indices [c * chunk, (c + 1) * chunk) of a team functor (its team_work(team, t)).
+template <class Functor, class Counter, class Member>
+struct QueuedTeams {
+  Functor f;
+  ChunkQueues<Counter> queues;
+  std::int64_t league = 0, chunk = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    queues.drain_team(team, [&](const std::int64_t c) {
+      const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
+      for (std::int64_t t = begin; t < end; ++t) f.team_work(team, t);
+    });
+  }
+};
+
+/// Queues for `nchunks` chunks over `workers` workers under a run-time schedule, each set to
+/// its initial range: plain stores where the host can reach the words (the launch that
+/// follows begins with the backend's fork), else a small kernel.
+/// @throws InvalidArgument beyond 2^31 - 1 chunks (a queue holds 32-bit chunk indices).
+template <class ExecSpace, class Counter>
+ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::int64_t nchunks, std::int64_t workers) {
+  if (nchunks > INT32_MAX)
+    throw InvalidArgument("run-time schedule: " + std::to_string(nchunks) + " chunks exceed 2^31 - 1; raise the chunk size");
+  const bool stealing = schedule == Schedule::work_stealing;
+  ChunkQueues<Counter> q{word, nchunks, stealing ? std::min<std::int64_t>(workers, max_chunk_queues) : 1,
+                         cursor_stride<ExecSpace>(), stealing};
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Counter::memory_space>::accessible) {
+    for (std::int64_t i = 0; i < q.queues; ++i) InitQueues<Counter>{q}(i);
+  } else {
+    Kokkos::parallel_for("pspmv::init_chunk_queues", Kokkos::RangePolicy<ExecSpace>(0, q.queues), InitQueues<Counter>{q});
+  }
+  return q;
+}
+
 /// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
-/// of `chunk` (static or dynamic), or BlocksTag over the `blocks` of the nnz partition.
-/// `label` is the Kokkos Tools name fixed at analyze time (no string is built per call).
-template <class ExecSpace, class Functor>
+/// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
+/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
+/// Kokkos Tools name fixed at analyze time (no string is built per call). `cursor` holds the
+/// plan's queue cursors (run-time schedules only; at least concurrency x cursor_stride).
+template <class ExecSpace, class Functor, class Counter>
 void launch_range(const std::string& label, Schedule schedule, std::int64_t rows, std::int64_t blocks, int chunk,
-                  const Functor& f) {
+                  const Functor& f, const Counter& cursor) {
   switch (schedule) {
     case Schedule::static_chunks: {
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(0, rows);
@@ -342,10 +484,15 @@ void launch_range(const std::string& label, Schedule schedule, std::int64_t rows
       Kokkos::parallel_for(label, policy, f);
       break;
     }
-    case Schedule::dynamic_chunks: {
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, RowsTag> policy(0, rows);
-      policy.set_chunk_size(chunk);
-      Kokkos::parallel_for(label, policy, f);
+    case Schedule::dynamic_chunks:
+    case Schedule::work_stealing: {
+      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
+      const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, ExecSpace().concurrency()));
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(0, workers);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy,
+                           QueuedRows<Functor, Counter>{f, make_queues<ExecSpace>(schedule, cursor, nchunks, workers),
+                                                        rows, c});
       break;
     }
     case Schedule::nnz_balanced: {
@@ -357,9 +504,11 @@ void launch_range(const std::string& label, Schedule schedule, std::int64_t rows
   }
 }
 
-/// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams.
-template <class ExecSpace, class Functor>
-void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f) {
+/// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams; the
+/// run-time schedules run one worker team per resident team over the chunk queues.
+template <class ExecSpace, class Functor, class Counter>
+void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f,
+                  const Counter& cursor) {
   const int chunk = static_cast<int>(p.chunk_size);
   switch (schedule) {
     case Schedule::static_chunks: {
@@ -369,11 +518,18 @@ void launch_teams(const std::string& label, Schedule schedule, const LaunchParam
       Kokkos::parallel_for(label, policy, f);
       break;
     }
-    case Schedule::dynamic_chunks: {
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, RowsTag> policy(p.league_size, p.team_size,
-                                                                                        p.vector_length);
-      policy.set_chunk_size(chunk);
-      Kokkos::parallel_for(label, policy, f);
+    case Schedule::dynamic_chunks:
+    case Schedule::work_stealing: {
+      using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (p.league_size + c - 1) / c;
+      const std::int64_t lanes = std::max<std::int64_t>(1, static_cast<std::int64_t>(p.team_size) * p.vector_length);
+      const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / lanes);
+      const std::int64_t workers = std::max<std::int64_t>(1, std::min(nchunks, resident));
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(workers, p.team_size, p.vector_length);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy,
+                           QueuedTeams<Functor, Counter, member_type>{
+                               f, make_queues<ExecSpace>(schedule, cursor, nchunks, workers), p.league_size, c});
       break;
     }
     case Schedule::nnz_balanced: {
@@ -447,12 +603,12 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
     if (choice_.mapping == Mapping::thread_per_row) {
       detail::SellRowPerThread<ExecSpace, Value, Unroll> f;
       fill_sell(f);
-      detail::launch_range<ExecSpace>(label, choice_.schedule, S_.npos, p.num_blocks, chunk, f);
+      detail::launch_range<ExecSpace>(label, choice_.schedule, S_.npos, p.num_blocks, chunk, f, chunk_counter_);
     } else {
       detail::SellSlicePerTeam<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
-      detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f);
+      detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_counter_);
     }
     if (p.long_rows > 0 && p.long_split) {
       detail::SellCombinePieces<ExecSpace, Value> g{S_.long_rows, S_.piece_ptr, partial_, y, alpha, beta};
@@ -493,14 +649,14 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
   if (choice_.mapping == Mapping::thread_per_row) {
     detail::CsrThreadPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
-    detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f);
+    detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f, chunk_counter_);
   } else {
     detail::CsrTeamPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
     f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
     f.vector_length = p.vector_length;
-    detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f);
+    detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_counter_);
   }
 }
 

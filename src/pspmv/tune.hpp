@@ -78,9 +78,10 @@ struct TuneResult {
 namespace detail {
 /// The candidate options tune() tries after the model's plan: every format x mapping x
 /// schedule, on a GPU SELL with both long-row methods, team-per-row at vector lengths 8 and
-/// 32, on a host CSR at 500 and 8000 chunks besides the default. A GPU ignores Kokkos'
-/// Schedule<Static/Dynamic> (its hardware hands out blocks), so there dynamic_chunks, the same
-/// launch as static_chunks, is no candidate. With `model` given, candidates that differ from
+/// 32, on a host static and dynamic chunks at 500 and 8000 chunks besides the default (work
+/// stealing at the default only). On a GPU, whose hardware hands out blocks, neither dynamic
+/// schedule is a candidate: Kokkos' CUDA backend ignores Schedule<Dynamic> (work_stealing is
+/// the static launch), and dynamic_chunks' persistent workers only add atomics. With `model` given, candidates that differ from
 /// the model's choice in fewer of format, mapping and schedule come first (a budget that
 /// stops early has then tried the model's neighbours).
 template <class ExecSpace>
@@ -93,7 +94,7 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
   for (auto f : all_formats)
     for (auto m : all_mappings)
       for (auto s : all_schedules) {
-        if (Traits::is_gpu && s == Schedule::dynamic_chunks) continue;
+        if (Traits::is_gpu && (s == Schedule::dynamic_chunks || s == Schedule::work_stealing)) continue;
         AnalyzeOptions o = base;
         o.format = f;
         o.mapping = m;
@@ -113,7 +114,7 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
           }
         } else {
           out.emplace_back(label, o);
-          if (!Traits::is_gpu && s != Schedule::nnz_balanced)
+          if (!Traits::is_gpu && (s == Schedule::static_chunks || s == Schedule::dynamic_chunks))
             for (const int chunks : {500, 8000}) {
               AnalyzeOptions p = o;
               p.target_chunks = chunks;

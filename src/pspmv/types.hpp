@@ -26,15 +26,20 @@ enum class Mapping {
 /// How rows (or slices) are distributed over threads or teams.
 enum class Schedule {
   static_chunks,   ///< Kokkos Schedule<Static>: each thread takes one contiguous range of chunks
-  dynamic_chunks,  ///< Kokkos Schedule<Dynamic>: chunks handed out at run time (work stealing)
+  dynamic_chunks,  ///< pspmv's own dynamic schedule, OpenMP's schedule(dynamic, chunk): one worker
+                   ///< per thread (team) takes the next chunk from one shared atomic counter
+                   ///< until none is left
   nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz,
                    ///< computed at analyze time by binary search on row_ptr
+  work_stealing,   ///< Kokkos Schedule<Dynamic>: each thread starts on its own contiguous range of
+                   ///< chunks and steals chunks from the others' ends (HostThreadTeamData::
+                   ///< get_work_stealing); kept for scheduling experiments
 };
 
 inline constexpr std::array<Format, 2> all_formats{Format::csr, Format::sell};
 inline constexpr std::array<Mapping, 2> all_mappings{Mapping::thread_per_row, Mapping::team_per_row};
-inline constexpr std::array<Schedule, 3> all_schedules{
-    Schedule::static_chunks, Schedule::dynamic_chunks, Schedule::nnz_balanced};
+inline constexpr std::array<Schedule, 4> all_schedules{Schedule::static_chunks, Schedule::dynamic_chunks,
+                                                       Schedule::nnz_balanced, Schedule::work_stealing};
 
 std::string to_string(Format f);
 std::string to_string(Mapping m);
@@ -44,7 +49,8 @@ std::string to_string(Schedule s);
 Format parse_format(std::string_view s);
 /// Parses "thread" / "thread_per_row" or "team" / "team_per_row". @throws InvalidArgument.
 Mapping parse_mapping(std::string_view s);
-/// Parses "static" / "static_chunks", "dynamic" / "dynamic_chunks", "nnz" / "nnz_balanced".
+/// Parses "static" / "static_chunks", "dynamic" / "dynamic_chunks", "nnz" / "nnz_balanced",
+/// "stealing" / "work_stealing".
 /// @throws InvalidArgument.
 Schedule parse_schedule(std::string_view s);
 

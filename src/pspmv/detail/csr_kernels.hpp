@@ -144,11 +144,15 @@ struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
     }
     return sum;
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+  /// Rows [t * rows_per_team, (t + 1) * rows_per_team): league index t's work (RowsTag).
+  KOKKOS_INLINE_FUNCTION void team_work(const member_type& team, const std::int64_t t) const {
     std::int32_t first = 0, last = 0;
-    team_share(team.league_rank(), rows_per_team, nrows, first, last);
+    team_share(t, rows_per_team, nrows, first, last);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
                          [&](const std::int32_t i) { row(team, i); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+    team_work(team, team.league_rank());
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
     const std::int32_t first = this->partition(team.league_rank());

@@ -88,11 +88,15 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
     const std::int32_t count = end < this->npos ? (1 << this->log2_c) : this->npos - first;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+  /// Slices [t * slices_per_team, (t + 1) * slices_per_team): league index t's work (RowsTag).
+  KOKKOS_INLINE_FUNCTION void team_work(const member_type& team, const std::int64_t t) const {
     std::int32_t first = 0, last = 0;
-    team_share(team.league_rank(), slices_per_team, this->nslices, first, last);
+    team_share(t, slices_per_team, this->nslices, first, last);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
                          [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+    team_work(team, team.league_rank());
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
     const std::int32_t first = this->partition(team.league_rank());
