@@ -34,18 +34,18 @@ struct ExecTraits {
   /// nnz_balanced instead of static_chunks (the lesson's skewed matrix has cv 4.52,
   /// the even one 0; real FEM matrices sit well below 1).
   static constexpr double cv_balance_threshold = 1.0;
-  /// Rows per host thread from which the default schedule is dynamic_chunks (whatever the
-  /// cv): a matrix with at least this many rows per thread is split into target_chunks
-  /// chunks of thousands of rows each, whose dynamic hand-out costs little and evens out
-  /// threads that run at different speeds. Measured on the H200's 16-core host (pspmv tune,
-  /// perf/results/2026-11-30-h200-r3/run1-544a18d-host-tune.json): dynamic beat the static
-  /// and nnz-balanced schedules by 1.03-1.36x on every evaluation matrix of 1M rows or more
-  /// (the lesson's pair at 2M rows, stencil7:128, rmat:20, tiled real matrices), while at
-  /// 512K rows (stencil27:80) static won by 1.16x, and the lesson's pair at 524,288 rows ran
-  /// 1.4x slower dynamic (perf/results/2026-11-30-h200/host-lesson-524288.json). 65536 x 16
-  /// threads = 1M rows. A holdout set did not confirm the rule (7 of 12 within 10%; see
-  /// perf/results/2026-11-30-h200-r3/README.md).
-  static constexpr std::int64_t dynamic_rows_per_thread = 65536;
+  /// CSR bytes per host thread from which the default schedule is work_stealing (whatever
+  /// the cv): each thread streams its own contiguous range, as under a static schedule, and
+  /// threads that finish early take chunks from the back of the slower ones' ranges, which
+  /// evens out both uneven rows and threads that run at different speeds (a VM's cores).
+  /// Below, a launch takes microseconds and the schedule's atomics are no longer negligible.
+  /// Measured on the H200's 16-core host (pspmv tune, perf/results/2026-11-30-h200-r4/, run 1):
+  /// on the eight evaluation matrices of 13-34M nonzeros (160-400 MB) pspmv's work_stealing
+  /// was within 1.12x of the exhaustive best on seven (hep-th tiled wants SELL), static 1.07-1.61x
+  /// slower and nnz_balanced 1.02-1.38x; on the sixteen shared matrices (1 KB-1 MB, 4-16 us
+  /// a call) it cost 1.6-2.9x the static schedule's time. 1 MiB per thread (16 MiB on 16
+  /// threads, 1.4M f64 nonzeros) lies between the two groups; no evaluation matrix sits near it.
+  static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
   /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
   /// (8 doubles under AVX-512).
   template <class Value>
@@ -123,8 +123,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// (karate 17, 494_bus 10) thread-per-row was within 6%.
   static constexpr std::int64_t small_team_min_row = 32;
   static constexpr std::int64_t small_team_max_row = 256;
-  /// Unused on a GPU (see the host's).
-  static constexpr std::int64_t dynamic_rows_per_thread = 0;
+  /// Unused on a GPU (see the host's): its hardware hands out blocks.
+  static constexpr std::int64_t stealing_bytes_per_thread = 0;
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
   /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
   static constexpr bool prefer_sell = true;

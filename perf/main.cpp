@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
                     "inside the slices, or to a lane-shared kernel (--long-mode) (0: the space's default, 64 on a "
                     "GPU, none on a host; -1: never)");
   bench->add_option("--mapping", mappings, "thread_per_row | team_per_row (default: both)");
-  bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced (default: all)");
+  bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing (default: all)");
   bench->add_option("--precision", precisions, "f64 | f32 (default: both)");
   bench->add_option("--space", bo.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
   bench->add_option("--reps", bo.reps, "timed repetitions (median and min reported)")->check(CLI::Range(1, 100000));

@@ -491,8 +491,8 @@ TYPED_TEST(SpmvTest, PlanRecordsItsChoices) {
 }
 
 // The model's rules that depend on the size of the space (ExecTraits): a GPU takes a warp per
-// row for small matrices with rows of 32-256 entries; a host schedules dynamically from
-// dynamic_rows_per_thread rows per thread on.
+// row for small matrices with rows of 32-256 entries; a host steals work from
+// stealing_bytes_per_thread CSR bytes per thread on.
 TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
@@ -515,20 +515,26 @@ TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_NE(ps.reason().find("small matrix"), std::string::npos) << ps.reason();
   } else {
     EXPECT_EQ(ps.mapping(), pspmv::Mapping::thread_per_row) << ps.reason();
-    EXPECT_NE(ps.schedule(), pspmv::Schedule::dynamic_chunks) << ps.reason();
+    EXPECT_NE(ps.schedule(), pspmv::Schedule::work_stealing) << ps.reason();
   }
   // A caller's mapping is kept.
   pspmv::AnalyzeOptions thread;
   thread.mapping = pspmv::Mapping::thread_per_row;
   EXPECT_EQ(pspmv::analyze<Exec>(S, thread).mapping(), pspmv::Mapping::thread_per_row);
   if (!Traits::is_gpu) {
-    // A diagonal with exactly dynamic_rows_per_thread rows per thread, and one row fewer.
-    const auto n = static_cast<std::int32_t>(Traits::dynamic_rows_per_thread * threads);
+    // The smallest diagonal whose CSR bytes reach stealing_bytes_per_thread per thread, and
+    // one row fewer.
+    const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + sizeof(V);
+    const std::int64_t target = Traits::stealing_bytes_per_thread * threads;
+    const auto n = static_cast<std::int32_t>((target - static_cast<std::int64_t>(sizeof(O)) + per_row - 1) / per_row);
     auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
     auto big = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
-    EXPECT_EQ(big.schedule(), pspmv::Schedule::dynamic_chunks) << big.reason();
-    EXPECT_NE(big.reason().find("dynamic_chunks"), std::string::npos) << big.reason();
+    EXPECT_EQ(big.csr_bytes(), static_cast<std::size_t>((n + 1) * sizeof(O) + n * (sizeof(std::int32_t) + sizeof(V))));
+    EXPECT_GE(static_cast<std::int64_t>(big.csr_bytes()), target);
+    EXPECT_EQ(big.schedule(), pspmv::Schedule::work_stealing) << big.reason();
+    EXPECT_NE(big.reason().find("work_stealing"), std::string::npos) << big.reason();
     auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
+    EXPECT_LT(static_cast<std::int64_t>(below.csr_bytes()), target);
     EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
   }
 }

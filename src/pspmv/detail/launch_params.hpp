@@ -33,6 +33,13 @@ constexpr std::int64_t cursor_stride() {
   return ExecTraits<ExecSpace>::is_gpu ? 1 : 64 / static_cast<std::int64_t>(sizeof(std::int64_t));
 }
 
+/// Bytes of a CSR matrix with these row statistics: row_ptr, col_idx and values.
+template <class Value, class Offset>
+std::int64_t csr_bytes_of(const RowStats& s) {
+  return (s.nrows + 1) * static_cast<std::int64_t>(sizeof(Offset)) +
+         s.nnz * static_cast<std::int64_t>(sizeof(std::int32_t) + sizeof(Value));
+}
+
 inline bool is_power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 inline std::string percent(double share) {
@@ -118,10 +125,12 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     c.schedule = Schedule::static_chunks;
     c.reason += "; GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
                 "would serialize its rows)";
-  } else if (Traits::dynamic_rows_per_thread > 0 && nrows >= Traits::dynamic_rows_per_thread * concurrency) {
-    c.schedule = Schedule::dynamic_chunks;
-    c.reason += "; " + std::to_string(nrows) + " rows >= " + std::to_string(Traits::dynamic_rows_per_thread) + " x " +
-                std::to_string(concurrency) + " threads: dynamic_chunks";
+  } else if (Traits::stealing_bytes_per_thread > 0 &&
+             csr_bytes_of<Value, Offset>(s) >= Traits::stealing_bytes_per_thread * concurrency) {
+    c.schedule = Schedule::work_stealing;
+    c.reason += "; CSR " + std::to_string(csr_bytes_of<Value, Offset>(s) >> 20) + " MiB >= " +
+                std::to_string(Traits::stealing_bytes_per_thread >> 20) + " MiB x " + std::to_string(concurrency) +
+                " threads: work_stealing";
   } else if (s.cv > Traits::cv_balance_threshold) {
     c.schedule = Schedule::nnz_balanced;
     c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " > " +
