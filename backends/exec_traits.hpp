@@ -58,9 +58,21 @@ struct ExecTraits {
   /// The automatic format choice takes SELL only if its bytes stay within this factor of
   /// the CSR bytes (the project's memory target: a plan at most 1.1x its CSR).
   static constexpr double sell_memory_limit = 1.1;
-  /// Whether the automatic format choice considers SELL at all on this space: on the host
-  /// CSR stays the default until measurements show SELL wins there.
+  /// Whether the automatic format choice prefers SELL wherever it fits: not on the host,
+  /// where CSR stays the default except for scattered columns (scattered_sell_spread).
   static constexpr bool prefer_sell = false;
+  /// Column spread (RowStats::col_spread) from which a host matrix of at least
+  /// stealing_bytes_per_thread CSR bytes per thread takes SELL (within sell_memory_limit):
+  /// its x accesses land anywhere in an x far beyond the caches, and SELL-C's inner loop runs
+  /// C rows in SIMD lanes, so it issues C independent gathers per column step, where CSR's
+  /// row loop is one dependent sum (no FP reassociation). Measured on the H200's 16-core host
+  /// (perf/results/2026-11-30-h200-r4/, run 2): on random:1000000, random:3000000:8:7 and
+  /// random:2000000:12:11 (spread 0.33, SELL padding 1.03) SELL ran 1.14-1.41x faster than
+  /// the CSR plan (also in the previous session's holdout, 1.41x); banded, stencil and tiled
+  /// matrices have spreads below 0.01; on most of the large ones SELL was slower than the best
+  /// CSR plan (exceptions in some runs: stencil7, skewed, tiled hep-th). R-MAT graphs are
+  /// scattered too, but their SELL forms exceed the memory limit (padding 2.9).
+  static constexpr double scattered_sell_spread = 0.1;
   /// See the GPU's; unused where prefer_sell is false (the host never takes SELL by itself).
   static constexpr double sell_memory_limit_irregular = 1.1;
   /// See the GPU's; 0 turns the irregular-rows allowance off.
@@ -125,6 +137,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t small_team_max_row = 256;
   /// Unused on a GPU (see the host's): its hardware hands out blocks.
   static constexpr std::int64_t stealing_bytes_per_thread = 0;
+  /// Unused on a GPU (SELL is its default where it fits).
+  static constexpr double scattered_sell_spread = 0;
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
   /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
   static constexpr bool prefer_sell = true;

@@ -43,6 +43,7 @@ std::string kokkos_configuration() {
 nlohmann::json info_json(const Input& in, int lane_width) {
   const auto& A = in.A;
   const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   nlohmann::json hist = nlohmann::json::array();
   for (std::size_t b = 0; b < s.histogram.size(); ++b)
@@ -54,6 +55,7 @@ nlohmann::json info_json(const Input& in, int lane_width) {
           {"nnz", s.nnz},
           {"row_length", {{"min", s.min_len}, {"max", s.max_len}, {"mean", s.mean}, {"stddev", s.stddev}, {"cv", s.cv}}},
           {"empty_rows", s.empty_rows},
+          {"column_spread", spread},
           {"histogram", hist},
           {"lane_slots",
            {{"lane_width", ls.lane_width},
@@ -71,6 +73,8 @@ void print_info(const nlohmann::json& j) {
   std::cout << fmt::format("  row length: min {}  max {}  mean {:.3f}  stddev {:.3f}  cv {:.3f}  empty rows {}\n",
                            rl["min"].get<long long>(), rl["max"].get<long long>(), rl["mean"].get<double>(),
                            rl["stddev"].get<double>(), rl["cv"].get<double>(), j["empty_rows"].get<long long>());
+  std::cout << fmt::format("  column spread (mean |col/ncols - row/nrows| over the nonzeros): {:.4f}\n",
+                           j["column_spread"].get<double>());
   std::cout << "  histogram of row lengths:\n";
   long long most = 1;
   for (const auto& h : j["histogram"]) most = std::max(most, h["rows"].get<long long>());

@@ -42,6 +42,20 @@ TEST(RowStats, MomentsHistogramAndEmptyRows) {
   EXPECT_EQ(z.nnz, 0);
 }
 
+TEST(RowStats, ColumnSpread) {
+  // 2 x 4: row 0 has columns 0 and 3, row 1 column 2. |0 - 0| + |3/4 - 0| + |2/4 - 1/2| over 3.
+  std::vector<std::int64_t> rp{0, 2, 3};
+  std::vector<std::int32_t> ci{0, 3, 2};
+  EXPECT_DOUBLE_EQ(pspmv::column_spread(rp.data(), ci.data(), 2, 4), 0.75 / 3);
+  std::vector<std::int64_t> none{0, 0, 0};
+  EXPECT_EQ(pspmv::column_spread(none.data(), ci.data(), 2, 4), 0.0);
+  // A banded matrix sits near the diagonal; uniformly random columns average about 1/3.
+  auto E = pspmv::generate_even<double, std::int64_t>(100000);
+  EXPECT_LT(pspmv::column_spread(E.row_ptr.data(), E.col_idx.data(), E.nrows, E.ncols), 1e-3);
+  auto R = pspmv::generate_random<double, std::int64_t>(100000, 100000, 8.0, 3);
+  EXPECT_NEAR(pspmv::column_spread(R.row_ptr.data(), R.col_idx.data(), R.nrows, R.ncols), 1.0 / 3, 0.01);
+}
+
 TEST(NnzPartition, BlocksHaveNearlyEqualNnz) {
   auto S = pspmv::generate_skewed<double, std::int64_t>(32 * 100);
   const std::int64_t nb = 7;

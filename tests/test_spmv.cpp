@@ -536,6 +536,22 @@ TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
     auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
     EXPECT_LT(static_cast<std::int64_t>(below.csr_bytes()), target);
     EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
+    // Scattered columns: SELL from the same size on (its padding stays near 1 for random rows),
+    // CSR below it, and CSR for a banded matrix of the same size.
+    const auto rows = static_cast<std::int32_t>(target / (16 * (sizeof(std::int32_t) + sizeof(V))) + 1);
+    auto R = pspmv::generate_random<V, O>(rows, rows, 16.0, 5);
+    auto pr = pspmv::analyze<Exec>(R);
+    ASSERT_GE(static_cast<std::int64_t>(pr.csr_bytes()), target);
+    EXPECT_EQ(pr.format(), pspmv::Format::sell) << pr.reason();
+    EXPECT_NE(pr.reason().find("scattered columns"), std::string::npos) << pr.reason();
+    EXPECT_EQ(pr.schedule(), pspmv::Schedule::work_stealing) << pr.reason();
+    auto small = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(rows / 4, rows / 4, 16.0, 5));
+    EXPECT_EQ(small.format(), pspmv::Format::csr) << small.reason();
+    auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));
+    EXPECT_EQ(band.format(), pspmv::Format::csr) << band.reason();
+  } else {
+    auto R = pspmv::generate_random<V, O>(100000, 100000, 16.0, 5);
+    EXPECT_EQ(pspmv::analyze<Exec>(R).reason().find("scattered"), std::string::npos);
   }
 }
 

@@ -181,6 +181,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     has_fingerprint_ = true;
   }
   stats_ = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, Traits::model_lane_width);
 
   // Format: forced, or SELL where this space prefers it and it fits the memory limit.
@@ -230,6 +231,20 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                                      "% useful lane-slots)"
                                : std::string()) +
                     (ratio <= allowed ? ": SELL" : ": keeping CSR");
+  } else if (Traits::scattered_sell_spread > 0 && stats_.col_spread >= Traits::scattered_sell_spread &&
+             static_cast<std::int64_t>(csr_bytes_) >= Traits::stealing_bytes_per_thread * ExecSpace().concurrency()) {
+    // Scattered columns on a matrix far beyond the caches: SELL's C rows side by side in SIMD
+    // lanes gather C independent x entries per column step (see ExecTraits::scattered_sell_spread).
+    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
+    const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
+    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
+    format_ = ratio <= limit ? Format::sell : Format::csr;
+    format_reason = "scattered columns (spread " + std::to_string(stats_.col_spread).substr(0, 5) +
+                    " >= " + std::to_string(Traits::scattered_sell_spread).substr(0, 4) + "): SELL-" +
+                    std::to_string(C) + "-" + std::to_string(sigma) + " would take " + std::to_string(ratio).substr(0, 5) +
+                    "x the CSR bytes (padding " + std::to_string(shape.padding).substr(0, 5) + ") " +
+                    (ratio <= limit ? "<= " : "> ") + std::to_string(limit).substr(0, 4) +
+                    (ratio <= limit ? ": SELL" : ": keeping CSR");
   } else {
     format_ = Format::csr;
     format_reason = "host default: CSR";
@@ -385,16 +400,9 @@ struct ChunkQueues {
       old = seen;
     }
   }
-  /// Calls body(c) for every chunk c that worker w takes; every chunk goes to exactly one
-  /// call over all workers.
-  template <class Body>
-  KOKKOS_INLINE_FUNCTION void drain(const std::int64_t w, const Body& body) const {
-    for (std::int64_t v = 0; v < queues; ++v) {
-      const std::int64_t q = (w + v) % queues;
-      for (std::int64_t c; (c = take(q, v == 0)) >= 0;) body(c);
-    }
-  }
-  /// The team form: the team's leader takes each chunk, the team shares it.
+  /// Calls body(c) for every chunk c that worker team `team` takes (every chunk goes to exactly
+  /// one call over all teams): its own queue from the front, then the others' from the back.
+  /// The team's leader takes each chunk, the team shares it.
   template <class Member, class Body>
   KOKKOS_INLINE_FUNCTION void drain_team(const Member& team, const Body& body) const {
     const std::int64_t w = team.league_rank();
@@ -422,17 +430,25 @@ struct InitQueues {
   }
 };
 
-/// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues.
+/// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues. The
+/// row loop works on a copy of the functor held in registers, like the functor's own loops
+/// (nnz_balanced's BlocksTag): through a reference, a store to y could alias its alpha and
+/// beta, and the loop ran 1.2x slower on one thread than the static launch.
 template <class Functor, class Counter>
 struct QueuedRows {
   Functor f;
   ChunkQueues<Counter> queues;
   std::int64_t n = 0, chunk = 1;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
-    queues.drain(w, [&](const std::int64_t c) {
-      const std::int64_t begin = c * chunk, end = begin + chunk < n ? begin + chunk : n;
-      for (std::int64_t i = begin; i < end; ++i) f(RowsTag(), static_cast<std::int32_t>(i));
-    });
+    const Functor fn = f;
+    for (std::int64_t v = 0; v < queues.queues; ++v) {
+      const std::int64_t q = (w + v) % queues.queues;
+      for (std::int64_t c; (c = queues.take(q, v == 0)) >= 0;) {
+        const std::int32_t begin = static_cast<std::int32_t>(c * chunk);
+        const std::int32_t end = static_cast<std::int32_t>((c + 1) * chunk < n ? (c + 1) * chunk : n);
+        for (std::int32_t i = begin; i < end; ++i) fn(RowsTag(), i);
+      }
+    }
   }
 };
 
@@ -443,9 +459,10 @@ struct QueuedTeams {
   ChunkQueues<Counter> queues;
   std::int64_t league = 0, chunk = 1;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Functor fn = f;  // see QueuedRows
     queues.drain_team(team, [&](const std::int64_t c) {
       const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
-      for (std::int64_t t = begin; t < end; ++t) f.team_work(team, t);
+      for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
     });
   }
 };
