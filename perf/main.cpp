@@ -189,6 +189,8 @@ int main(int argc, char** argv) {
   tune->add_option("--space", to.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
   tune->add_option("--budget-calls", to.budget_calls, "tuning budget in multiplies of the model's plan")
       ->check(CLI::PositiveNumber);
+  tune->add_option("--min-candidates", to.min_candidates, "candidates the budgeted tune tries whatever the budget")
+      ->check(CLI::Range(0, 1000));
   tune->add_option("--reps", to.reps, "timed multiplies per candidate (median)")->check(CLI::Range(1, 10000));
   tune->add_option("--rounds", to.rounds,
                    "interleaved rounds of the final timing of the model's, the tuned, the best and the plain CSR plan "

@@ -20,6 +20,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   const auto ex = pspmv::tune<Exec>(A, {}, exhaustive);
   pspmv::TuneOptions budgeted;
   budgeted.budget_calls = o.budget_calls;
+  budgeted.min_candidates = o.min_candidates;
   budgeted.reps = o.reps;
   const auto tu = pspmv::tune<Exec>(A, {}, budgeted);
   // The final ratios come from one set of interleaved rounds over the four plans that matter:

@@ -15,6 +15,7 @@ struct TuneCmdOptions {
   std::vector<std::string> precisions{"f64"};
   std::string space = "default";  ///< "default" (the GPU in a CUDA build) or "host"
   double budget_calls = 400;      ///< tuning budget in multiplies of the model's plan
+  int min_candidates = 12;        ///< candidates the budgeted tune tries whatever the budget
   int reps = 7;                   ///< timed multiplies per candidate (median)
   int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
 };

@@ -111,9 +111,17 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   // A tiny budget stops after few candidates.
   pspmv::TuneOptions tiny;
   tiny.budget_seconds = 1e-9;
+  tiny.min_candidates = 0;
   const auto cut = pspmv::tune<Exec>(A, {}, tiny);
-  EXPECT_LT(cut.tried.size(), cut.candidates);
+  EXPECT_EQ(cut.tried.size(), 1u) << cut.reason;  // the model's plan only
   EXPECT_NE(cut.reason.find("budget"), std::string::npos) << cut.reason;
+  // min_candidates are tried whatever the budget (fewer entries only where analyze() rejects one).
+  tiny.min_candidates = 5;
+  const auto five = pspmv::tune<Exec>(A, {}, tiny);
+  EXPECT_LE(five.tried.size(), 6u) << five.reason;
+  EXPECT_GE(five.tried.size(), 2u) << five.reason;
+  EXPECT_LT(five.tried.size(), five.candidates);
+  EXPECT_NE(five.reason.find("after 5 of"), std::string::npos) << five.reason;
   EXPECT_THROW(pspmv::tune<Exec>(A, {}, pspmv::TuneOptions{-1.0}), pspmv::InvalidArgument);
   pspmv::TuneOptions no_rounds;
   no_rounds.rounds = 0;

@@ -34,6 +34,13 @@ struct TuneOptions {
   /// Budget as a multiple of one multiply of the model's plan (0: 400). Ignored when
   /// budget_seconds is set.
   double budget_calls = 0;
+  /// Candidates tried whatever the budget (the model's nearest neighbours first): on a matrix
+  /// of microseconds per call one analysis costs more than 400 calls, so a budget in calls
+  /// alone would stop after two or three candidates; on the H200's 16-core host such early
+  /// stops left the tuned plan 1.05-1.33x behind the best (perf/results/2026-11-30-h200-r4/).
+  /// 12 covers every candidate that differs from the model's choice in one of format,
+  /// mapping and schedule.
+  int min_candidates = 12;
   /// Calls the caller expects to make with the plan (0: unknown, tune within the budget).
   /// When set, tuning runs only if a 10% gain over those calls would repay its estimated
   /// cost (candidates x (analysis + (reps + 1) multiplies)); otherwise the model's plan is
@@ -191,8 +198,8 @@ template <class ExecSpace, class Value, class Offset>
 TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
                                           const TuneOptions& tune_options = {}) {
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
-      tune_options.confirm < 1 || tune_options.rounds < 1)
-    throw InvalidArgument("TuneOptions: budgets must be >= 0, and reps, confirm and rounds >= 1");
+      tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0)
+    throw InvalidArgument("TuneOptions: budgets and min_candidates must be >= 0, and reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Plan<ExecSpace, Value, Offset> model(A, options);
@@ -224,7 +231,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
   double best = t_model;
   std::size_t tried = 0;
   for (const auto& [label, o] : candidates) {
-    if (!tune_options.exhaustive && elapsed() >= budget) {
+    if (!tune_options.exhaustive && static_cast<int>(tried) >= tune_options.min_candidates && elapsed() >= budget) {
       r.reason = "budget of " + std::to_string(budget) + " s spent after " + std::to_string(tried) + " of " +
                  std::to_string(candidates.size()) + " candidates";
       break;
