@@ -39,13 +39,26 @@ struct ExecTraits {
   /// threads that finish early take chunks from the back of the slower ones' ranges, which
   /// evens out both uneven rows and threads that run at different speeds (a VM's cores).
   /// Below, a launch takes microseconds and the schedule's atomics are no longer negligible.
-  /// Measured on the H200's 16-core host (pspmv tune, perf/results/2026-11-30-h200-r4/, run 1):
+  /// Measured on the H200's 16-core host (pspmv tune, perf/results/2026-11-30-h200-r4/, run 1,
+  /// before the row-loop fix of 4612038):
   /// on the eight evaluation matrices of 13-34M nonzeros (160-400 MB) pspmv's work_stealing
   /// was within 1.12x of the exhaustive best on seven (hep-th tiled wants SELL), static 1.07-1.61x
   /// slower and nnz_balanced 1.02-1.38x; on the sixteen shared matrices (1 KB-1 MB, 4-16 us
-  /// a call) it cost 1.6-2.9x the static schedule's time. 1 MiB per thread (16 MiB on 16
+  /// a call) it took 1.6-2.9x the fastest plan's time. 1 MiB per thread (16 MiB on 16
   /// threads, 1.4M f64 nonzeros) lies between the two groups; no evaluation matrix sits near it.
   static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
+  /// Entries (64-bit words) between two chunk-queue words of a run-time schedule
+  /// (detail::ChunkQueues): a 64-byte cache line, the line size of every x86-64 core, so two
+  /// threads' queues never share a line (no false sharing).
+  static constexpr std::int64_t chunk_queue_stride = 64 / 8;
+  /// Most chunk queues of a work_stealing launch: beyond, workers share queues (worker w takes
+  /// queue w mod this), so that a worker that runs dry polls at most this many before it stops.
+  /// 64 >= the threads of one socket of the hosts in view (16 on the H200's host).
+  static constexpr std::int64_t max_chunk_queues = 64;
+  /// Bytes of CSR per thread from which a host matrix whose columns are scattered takes SELL
+  /// (scattered_sell_spread): x then lies far beyond the caches. The same megabyte as
+  /// stealing_bytes_per_thread; no matrix measured sits near it.
+  static constexpr std::int64_t scattered_sell_bytes_per_thread = std::int64_t{1} << 20;
   /// SELL slice height C on a CPU: the values of one SIMD register, as in Intel's ESB
   /// (8 doubles under AVX-512).
   template <class Value>
@@ -67,8 +80,9 @@ struct ExecTraits {
   /// C rows in SIMD lanes, so it issues C independent gathers per column step, where CSR's
   /// row loop is one dependent sum (no FP reassociation). Measured on the H200's 16-core host
   /// (perf/results/2026-11-30-h200-r4/, run 2): on random:1000000, random:3000000:8:7 and
-  /// random:2000000:12:11 (spread 0.33, SELL padding 1.03) SELL ran 1.14-1.41x faster than
-  /// the CSR plan (also in the previous session's holdout, 1.41x); banded, stencil and tiled
+  /// random:2000000:12:11 (spread 0.33, SELL padding 1.03) SELL ran 1.14-1.29x faster than
+  /// the CSR plan (1.41x on random:1000000 in the previous session's holdout); four fresh random
+  /// matrices then had the model within 1.05x of the best (runs 3-4); banded, stencil and tiled
   /// matrices have spreads below 0.01; on most of the large ones SELL was slower than the best
   /// CSR plan (exceptions in some runs: stencil7, skewed, tiled hep-th). R-MAT graphs are
   /// scattered too, but their SELL forms exceed the memory limit (padding 2.9).
@@ -137,6 +151,11 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t small_team_max_row = 256;
   /// Unused on a GPU (see the host's): its hardware hands out blocks.
   static constexpr std::int64_t stealing_bytes_per_thread = 0;
+  /// Chunk-queue words side by side: a GPU's atomics resolve in L2, and only an explicitly
+  /// requested run-time schedule uses them.
+  static constexpr std::int64_t chunk_queue_stride = 1;
+  static constexpr std::int64_t max_chunk_queues = 64;
+  static constexpr std::int64_t scattered_sell_bytes_per_thread = 0;
   /// Unused on a GPU (SELL is its default where it fits).
   static constexpr double scattered_sell_spread = 0;
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against

@@ -1,6 +1,7 @@
 // Every mapping x schedule x precision, on every enabled execution space, against the
 // sequential double-precision reference: generated edge cases and the shared matrices.
 #include <functional>
+#include <optional>
 #include <random>
 
 #include "test_util.hpp"
@@ -239,46 +240,59 @@ TYPED_TEST(SpmvTest, AlphaBetaSemantics) {
     }
 }
 
-// dynamic_chunks counts chunks in a counter of the plan: every call must start it at 0 again,
-// or the second call would find no chunk left and leave y as it was. One plan, called five
-// times (beta = 0 after y was filled with NaN), for each format and mapping, with more chunks
-// than threads and with fewer; and work_stealing on the same matrix.
+// The run-time schedules (dynamic_chunks, work_stealing) hand out chunks from queues held by
+// the plan: every call must set them up again, every row must be computed exactly once. One
+// plan, called five times with y = A x + y on y = 1 (a row computed twice would add A x twice,
+// a row skipped would stay 1), for each format and mapping, with more chunks than threads and
+// with fewer, and with team_size 2 where the space allows it.
 TYPED_TEST(SpmvTest, DynamicChunksEveryCallComputesEveryRow) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
   using PlanT = typename TestFixture::PlanT;
   auto A = pspmv::generate_skewed<V, O>(3008);
-  std::vector<double> xv(A.ncols), want, scale, zero(A.nrows, 0.0);
+  std::vector<double> xv(A.ncols), want, scale, ones(A.nrows, 1.0);
   for (std::size_t j = 0; j < xv.size(); ++j) xv[j] = static_cast<double>(static_cast<V>(0.25 + 0.001 * (j % 97)));
-  reference_spmv(A, 1.0, xv, 0.0, zero, want, scale);
+  reference_spmv(A, 1.0, xv, 1.0, ones, want, scale);
   for (auto f : pspmv::all_formats)
     for (auto m : pspmv::all_mappings)
       for (auto s : {pspmv::Schedule::dynamic_chunks, pspmv::Schedule::work_stealing})
-        for (std::int64_t chunk : {std::int64_t{8}, std::int64_t{2048}}) {
-          pspmv::AnalyzeOptions opt;
-          opt.format = f;
-          opt.mapping = m;
-          opt.schedule = s;
-          opt.chunk_size = chunk;
-          PlanT plan = pspmv::analyze<Exec>(A, opt);
-          ASSERT_EQ(plan.schedule(), s);
-          typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
-          auto hx = Kokkos::create_mirror_view(dx);
-          auto hy = Kokkos::create_mirror_view(dy);
-          for (std::size_t j = 0; j < xv.size(); ++j) hx(j) = static_cast<V>(xv[j]);
-          Kokkos::deep_copy(dx, hx);
-          for (int call = 0; call < 5; ++call) {
-            Kokkos::deep_copy(dy, std::numeric_limits<V>::quiet_NaN());
-            plan.multiply(V(1), dx, V(0), dy);
-            Kokkos::fence();
-            Kokkos::deep_copy(hy, dy);
-            std::vector<double> got(A.nrows);
-            for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
-            ASSERT_TRUE(matches_reference(A, got, want, scale))
-                << "call " << call << " of [" << plan.describe() << "]";
+        for (std::int64_t chunk : {std::int64_t{8}, std::int64_t{2048}})
+          for (int team_size : {0, 2}) {
+            if (team_size && m != pspmv::Mapping::team_per_row) continue;
+            pspmv::AnalyzeOptions opt;
+            opt.format = f;
+            opt.mapping = m;
+            opt.schedule = s;
+            opt.chunk_size = chunk;
+            opt.team_size = team_size;
+            std::optional<PlanT> made;
+            try {
+              made.emplace(pspmv::analyze<Exec>(A, opt));
+            } catch (const pspmv::InvalidArgument& e) {
+              // Only a team of 2 may exceed the space's largest team (Serial: 1).
+              ASSERT_EQ(team_size, 2) << e.what();
+              continue;
+            }
+            const PlanT& plan = *made;
+            ASSERT_EQ(plan.schedule(), s);
+            if (team_size) ASSERT_EQ(plan.launch().team_size, 2) << plan.describe();
+            typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
+            auto hx = Kokkos::create_mirror_view(dx);
+            auto hy = Kokkos::create_mirror_view(dy);
+            for (std::size_t j = 0; j < xv.size(); ++j) hx(j) = static_cast<V>(xv[j]);
+            Kokkos::deep_copy(dx, hx);
+            for (int call = 0; call < 5; ++call) {
+              Kokkos::deep_copy(dy, V(1));
+              plan.multiply(V(1), dx, V(1), dy);
+              Kokkos::fence();
+              Kokkos::deep_copy(hy, dy);
+              std::vector<double> got(A.nrows);
+              for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
+              ASSERT_TRUE(matches_reference(A, got, want, scale))
+                  << "call " << call << " of [" << plan.describe() << "]";
+            }
           }
-        }
 }
 
 TYPED_TEST(SpmvTest, SharedMatrices) {

@@ -26,6 +26,7 @@
 #include "pspmv/csr_matrix.hpp"
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/detail/launch_params.hpp"
+#include "pspmv/detail/schedules.hpp"
 #include "pspmv/detail/sell_kernels.hpp"
 #include "pspmv/errors.hpp"
 #include "pspmv/options.hpp"
@@ -108,7 +109,7 @@ class Plan {
   /// the cursors of a run-time schedule).
   std::size_t bytes() const {
     return A_.bytes() + S_.bytes() + partition_.extent(0) * sizeof(std::int32_t) + partial_.extent(0) * sizeof(Value) +
-           chunk_counter_.extent(0) * sizeof(std::int64_t);
+           chunk_cursors_.extent(0) * sizeof(std::int64_t);
   }
   /// Whether this plan was built from A's storage: same dimensions, nnz and row_ptr array.
   /// Cheap; says nothing about A's entries (see matches()).
@@ -151,7 +152,7 @@ class Plan {
   /// dynamic_chunks and work_stealing: the cursors of the chunk queues (detail::ChunkQueues),
   /// set to 0 and counted up inside each multiply() (so, as with split long rows, one plan
   /// must not run two multiply() calls at the same time).
-  Kokkos::View<std::int64_t*, memory_space> chunk_counter_;
+  Kokkos::View<std::int64_t*, memory_space> chunk_cursors_;
   detail::LaunchChoice choice_;
   RowStats stats_;
   LaneSlots lane_slots_;
@@ -181,7 +182,8 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     has_fingerprint_ = true;
   }
   stats_ = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
-  stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
+  if (Traits::scattered_sell_spread > 0)  // only a rule that uses it pays for the pass over col_idx
+    stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, Traits::model_lane_width);
 
   // Format: forced, or SELL where this space prefers it and it fits the memory limit.
@@ -232,7 +234,8 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                                : std::string()) +
                     (ratio <= allowed ? ": SELL" : ": keeping CSR");
   } else if (Traits::scattered_sell_spread > 0 && stats_.col_spread >= Traits::scattered_sell_spread &&
-             static_cast<std::int64_t>(csr_bytes_) >= Traits::stealing_bytes_per_thread * ExecSpace().concurrency()) {
+             static_cast<std::int64_t>(csr_bytes_) >=
+                 Traits::scattered_sell_bytes_per_thread * ExecSpace().concurrency()) {
     // Scattered columns on a matrix far beyond the caches: SELL's C rows side by side in SIMD
     // lanes gather C independent x entries per column step (see ExecTraits::scattered_sell_spread).
     const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
@@ -316,10 +319,10 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     A_ = copy_to<memory_space>(A);
   }
   if (choice_.schedule == Schedule::dynamic_chunks || choice_.schedule == Schedule::work_stealing)
-    chunk_counter_ = Kokkos::View<std::int64_t*, memory_space>(
+    chunk_cursors_ = Kokkos::View<std::int64_t*, memory_space>(
         "pspmv::chunk_cursors",
-        static_cast<std::size_t>(std::min<std::int64_t>(ExecSpace().concurrency(), detail::max_chunk_queues) *
-                                 detail::cursor_stride<ExecSpace>()));
+        static_cast<std::size_t>(std::min<std::int64_t>(ExecSpace().concurrency(), Traits::max_chunk_queues) *
+                                 Traits::chunk_queue_stride));
   label_ = std::string("pspmv::") +
            (format_ == Format::sell
                 ? (choice_.mapping == Mapping::thread_per_row ? "sell_row_per_thread" : "sell_slice_per_team")
@@ -355,211 +358,6 @@ std::string Plan<ExecSpace, Value, Offset>::describe() const {
   return s;
 }
 
-namespace detail {
-
-/// The chunk queues of pspmv's two run-time schedules. Each queue is a range [lo, hi) of
-/// chunk indices in one 64-bit word (lo in the low half, hi in the high half).
-/// - dynamic_chunks: one queue, the semantics of OpenMP's schedule(dynamic, chunk): every
-///   worker takes the next chunk of all (atomic fetch-add on lo).
-/// - work_stealing: one queue per worker, queue q holding the contiguous range a static
-///   schedule would give worker q (at most max_chunk_queues queues; beyond, workers share
-///   them). A worker takes chunks from the front of its own queue in order; when it runs dry
-///   it takes chunks one at a time from the back of the others' (w + 1, w + 2, ...), both by
-///   compare-and-swap of the word, so the owner's stream stays contiguous. Kokkos 3.4's
-///   Schedule<Dynamic> has this shape (HostThreadTeamData::get_work_stealing), but begins every
-///   launch with a pool rendezvous whose waits back off to yield and sleep_for, and takes each
-///   chunk with a compare-and-swap that first fails as a query; on the H200's 16-core host it
-///   ran the lesson's even matrix at 524,288 rows 1.63x slower than `omp for schedule(dynamic,
-///   263)` (perf/results/2026-11-30-h200/host-lesson-524288.json). pspmv does not use it.
-/// Words are `stride` entries apart (a 64-byte line on a host: no false sharing).
-template <class Counter>
-struct ChunkQueues {
-  Counter word;  ///< queues x stride entries; word q * stride = (hi << 32) | lo of queue q
-  std::int64_t nchunks = 0, queues = 1, stride = 1;
-  bool stealing = false;
-
-  KOKKOS_INLINE_FUNCTION static std::int64_t pack(const std::int64_t lo, const std::int64_t hi) {
-    return static_cast<std::int64_t>((static_cast<std::uint64_t>(hi) << 32) | static_cast<std::uint64_t>(lo));
-  }
-  KOKKOS_INLINE_FUNCTION std::int64_t first(const std::int64_t q) const { return q * nchunks / queues; }
-  /// Takes one chunk of queue q, from its front or its back; -1 when it is empty.
-  KOKKOS_INLINE_FUNCTION std::int64_t take(const std::int64_t q, const bool front) const {
-    std::int64_t* w = &word(q * stride);
-    if (!stealing) {
-      const std::int64_t c = Kokkos::atomic_fetch_add(w, std::int64_t(1)) & 0xffffffffLL;
-      return c < nchunks ? c : -1;
-    }
-    // An aligned 64-bit load (the compare-and-swap below checks what it read).
-    std::int64_t old = *static_cast<volatile std::int64_t*>(w);
-    for (;;) {
-      const std::int64_t lo = old & 0xffffffffLL, hi = static_cast<std::int64_t>(static_cast<std::uint64_t>(old) >> 32);
-      if (lo >= hi) return -1;
-      const std::int64_t desired = front ? pack(lo + 1, hi) : pack(lo, hi - 1);
-      const std::int64_t seen = Kokkos::atomic_compare_exchange(w, old, desired);
-      if (seen == old) return front ? lo : hi - 1;
-      old = seen;
-    }
-  }
-  /// Calls body(c) for every chunk c that worker team `team` takes (every chunk goes to exactly
-  /// one call over all teams): its own queue from the front, then the others' from the back.
-  /// The team's leader takes each chunk, the team shares it.
-  template <class Member, class Body>
-  KOKKOS_INLINE_FUNCTION void drain_team(const Member& team, const Body& body) const {
-    const std::int64_t w = team.league_rank();
-    for (std::int64_t v = 0; v < queues; ++v) {
-      const std::int64_t q = (w + v) % queues;
-      for (;;) {
-        std::int64_t c = -1;
-        if (team.team_size() == 1)  // a host team: no broadcast (Kokkos' costs a team rendezvous)
-          c = take(q, v == 0);
-        else
-          Kokkos::single(Kokkos::PerTeam(team), [&](std::int64_t& taken) { taken = take(q, v == 0); }, c);
-        if (c < 0) break;
-        body(c);
-      }
-    }
-  }
-};
-
-/// Sets each queue's word to its initial range (a GPU's words, from the device).
-template <class Counter>
-struct InitQueues {
-  ChunkQueues<Counter> q;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    q.word(i * q.stride) = q.stealing ? q.pack(q.first(i), q.first(i + 1)) : 0;
-  }
-};
-
-/// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues. The
-/// row loop works on a copy of the functor held in registers, like the functor's own loops
-/// (nnz_balanced's BlocksTag): through a reference, a store to y could alias its alpha and
-/// beta, and the loop ran 1.2x slower on one thread than the static launch.
-template <class Functor, class Counter>
-struct QueuedRows {
-  Functor f;
-  ChunkQueues<Counter> queues;
-  std::int64_t n = 0, chunk = 1;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
-    const Functor fn = f;
-    for (std::int64_t v = 0; v < queues.queues; ++v) {
-      const std::int64_t q = (w + v) % queues.queues;
-      for (std::int64_t c; (c = queues.take(q, v == 0)) >= 0;) {
-        const std::int32_t begin = static_cast<std::int32_t>(c * chunk);
-        const std::int32_t end = static_cast<std::int32_t>((c + 1) * chunk < n ? (c + 1) * chunk : n);
-        for (std::int32_t i = begin; i < end; ++i) fn(RowsTag(), i);
-      }
-    }
-  }
-};
-
-/// League indices [c * chunk, (c + 1) * chunk) of a team functor (its team_work(team, t)).
-template <class Functor, class Counter, class Member>
-struct QueuedTeams {
-  Functor f;
-  ChunkQueues<Counter> queues;
-  std::int64_t league = 0, chunk = 1;
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const Functor fn = f;  // see QueuedRows
-    queues.drain_team(team, [&](const std::int64_t c) {
-      const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
-      for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
-    });
-  }
-};
-
-/// Queues for `nchunks` chunks over `workers` workers under a run-time schedule, each set to
-/// its initial range: plain stores where the host can reach the words (the launch that
-/// follows begins with the backend's fork), else a small kernel.
-/// @throws InvalidArgument beyond 2^31 - 1 chunks (a queue holds 32-bit chunk indices).
-template <class ExecSpace, class Counter>
-ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::int64_t nchunks, std::int64_t workers) {
-  if (nchunks > INT32_MAX)
-    throw InvalidArgument("run-time schedule: " + std::to_string(nchunks) + " chunks exceed 2^31 - 1; raise the chunk size");
-  const bool stealing = schedule == Schedule::work_stealing;
-  ChunkQueues<Counter> q{word, nchunks, stealing ? std::min<std::int64_t>(workers, max_chunk_queues) : 1,
-                         cursor_stride<ExecSpace>(), stealing};
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Counter::memory_space>::accessible) {
-    for (std::int64_t i = 0; i < q.queues; ++i) InitQueues<Counter>{q}(i);
-  } else {
-    Kokkos::parallel_for("pspmv::init_chunk_queues", Kokkos::RangePolicy<ExecSpace>(0, q.queues), InitQueues<Counter>{q});
-  }
-  return q;
-}
-
-/// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
-/// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
-/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
-/// Kokkos Tools name fixed at analyze time (no string is built per call). `cursor` holds the
-/// plan's queue cursors (run-time schedules only; at least concurrency x cursor_stride).
-template <class ExecSpace, class Functor, class Counter>
-void launch_range(const std::string& label, Schedule schedule, std::int64_t rows, std::int64_t blocks, int chunk,
-                  const Functor& f, const Counter& cursor) {
-  switch (schedule) {
-    case Schedule::static_chunks: {
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(0, rows);
-      policy.set_chunk_size(chunk);
-      Kokkos::parallel_for(label, policy, f);
-      break;
-    }
-    case Schedule::dynamic_chunks:
-    case Schedule::work_stealing: {
-      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
-      const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, ExecSpace().concurrency()));
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(0, workers);
-      policy.set_chunk_size(1);
-      Kokkos::parallel_for(label, policy,
-                           QueuedRows<Functor, Counter>{f, make_queues<ExecSpace>(schedule, cursor, nchunks, workers),
-                                                        rows, c});
-      break;
-    }
-    case Schedule::nnz_balanced: {
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(0, blocks);
-      policy.set_chunk_size(1);
-      Kokkos::parallel_for(label, policy, f);
-      break;
-    }
-  }
-}
-
-/// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams; the
-/// run-time schedules run one worker team per resident team over the chunk queues.
-template <class ExecSpace, class Functor, class Counter>
-void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f,
-                  const Counter& cursor) {
-  const int chunk = static_cast<int>(p.chunk_size);
-  switch (schedule) {
-    case Schedule::static_chunks: {
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(p.league_size, p.team_size,
-                                                                                       p.vector_length);
-      policy.set_chunk_size(chunk);
-      Kokkos::parallel_for(label, policy, f);
-      break;
-    }
-    case Schedule::dynamic_chunks:
-    case Schedule::work_stealing: {
-      using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (p.league_size + c - 1) / c;
-      const std::int64_t lanes = std::max<std::int64_t>(1, static_cast<std::int64_t>(p.team_size) * p.vector_length);
-      const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / lanes);
-      const std::int64_t workers = std::max<std::int64_t>(1, std::min(nchunks, resident));
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(workers, p.team_size, p.vector_length);
-      policy.set_chunk_size(1);
-      Kokkos::parallel_for(label, policy,
-                           QueuedTeams<Functor, Counter, member_type>{
-                               f, make_queues<ExecSpace>(schedule, cursor, nchunks, workers), p.league_size, c});
-      break;
-    }
-    case Schedule::nnz_balanced: {
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(p.league_size, p.team_size,
-                                                                                        p.vector_length);
-      policy.set_chunk_size(1);
-      Kokkos::parallel_for(label, policy, f);
-      break;
-    }
-  }
-}
-
-}  // namespace detail
 
 // Defined out of the class so that the explicit instantiations in backends/*/instantiate.cpp
 // (and `extern template` in detail/extern_plans.hpp) cover it: an application does not
@@ -620,12 +418,12 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
     if (choice_.mapping == Mapping::thread_per_row) {
       detail::SellRowPerThread<ExecSpace, Value, Unroll> f;
       fill_sell(f);
-      detail::launch_range<ExecSpace>(label, choice_.schedule, S_.npos, p.num_blocks, chunk, f, chunk_counter_);
+      detail::launch_range<ExecSpace>(label, choice_.schedule, S_.npos, p.num_blocks, chunk, f, chunk_cursors_);
     } else {
       detail::SellSlicePerTeam<ExecSpace, Value, Unroll> f;
       fill_sell(f);
       f.slices_per_team = p.slices_per_team;
-      detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_counter_);
+      detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_cursors_);
     }
     if (p.long_rows > 0 && p.long_split) {
       detail::SellCombinePieces<ExecSpace, Value> g{S_.long_rows, S_.piece_ptr, partial_, y, alpha, beta};
@@ -666,14 +464,14 @@ void Plan<ExecSpace, Value, Offset>::multiply_unrolled(Value alpha, const const_
   if (choice_.mapping == Mapping::thread_per_row) {
     detail::CsrThreadPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
-    detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f, chunk_counter_);
+    detail::launch_range<ExecSpace>(label, choice_.schedule, nrows_, p.num_blocks, chunk, f, chunk_cursors_);
   } else {
     detail::CsrTeamPerRow<ExecSpace, Value, Offset, Unroll> f;
     fill(f);
     f.nrows = nrows_;
     f.rows_per_team = p.rows_per_team;
     f.vector_length = p.vector_length;
-    detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_counter_);
+    detail::launch_teams<ExecSpace>(label, choice_.schedule, p, f, chunk_cursors_);
   }
 }
 

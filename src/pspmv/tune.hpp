@@ -34,12 +34,13 @@ struct TuneOptions {
   /// Budget as a multiple of one multiply of the model's plan (0: 400). Ignored when
   /// budget_seconds is set.
   double budget_calls = 0;
-  /// Candidates tried whatever the budget (the model's nearest neighbours first): on a matrix
-  /// of microseconds per call one analysis costs more than 400 calls, so a budget in calls
-  /// alone would stop after two or three candidates; on the H200's 16-core host such early
-  /// stops left the tuned plan 1.05-1.33x behind the best (perf/results/2026-11-30-h200-r4/).
-  /// 12 covers every candidate that differs from the model's choice in one of format,
-  /// mapping and schedule.
+  /// Candidates considered whatever the budget (the model's nearest neighbours first; one
+  /// that analyze() rejects for this matrix counts too): on a matrix of microseconds per call
+  /// one analysis costs more than 400 calls, so a budget in calls alone would stop after two or
+  /// three candidates; on the H200's 16-core host such early stops left the tuned plan
+  /// 1.05-1.33x behind the best (perf/results/2026-11-30-h200-r4/). 12 covers most of the
+  /// candidates that differ from the model's choice in one of format, mapping and schedule
+  /// (on a host 9 to 14 of them, chunk-count variants included).
   int min_candidates = 12;
   /// Calls the caller expects to make with the plan (0: unknown, tune within the budget).
   /// When set, tuning runs only if a 10% gain over those calls would repay its estimated

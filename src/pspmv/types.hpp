@@ -31,9 +31,9 @@ enum class Schedule {
                    ///< until none is left
   nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz,
                    ///< computed at analyze time by binary search on row_ptr
-  work_stealing,   ///< Kokkos Schedule<Dynamic>: each thread starts on its own contiguous range of
-                   ///< chunks and steals chunks from the others' ends (HostThreadTeamData::
-                   ///< get_work_stealing); kept for scheduling experiments
+  work_stealing,   ///< pspmv's own: each thread drains the contiguous range of chunks a static
+                   ///< schedule would give it, then takes chunks from the back of the others'
+                   ///< ranges (the host default for large matrices; see detail::ChunkQueues)
 };
 
 inline constexpr std::array<Format, 2> all_formats{Format::csr, Format::sell};

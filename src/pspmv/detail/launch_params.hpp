@@ -23,16 +23,6 @@ struct LaunchChoice {
   std::string reason;
 };
 
-/// Most chunk queues of a work_stealing launch (see ChunkQueues in plan.hpp).
-inline constexpr std::int64_t max_chunk_queues = 64;
-
-/// Entries between two cursors of ChunkQueues: a 64-byte line on a host (no false sharing),
-/// adjacent on a GPU.
-template <class ExecSpace>
-constexpr std::int64_t cursor_stride() {
-  return ExecTraits<ExecSpace>::is_gpu ? 1 : 64 / static_cast<std::int64_t>(sizeof(std::int64_t));
-}
-
 /// Bytes of a CSR matrix with these row statistics: row_ptr, col_idx and values.
 template <class Value, class Offset>
 std::int64_t csr_bytes_of(const RowStats& s) {

@@ -1,0 +1,258 @@
+#pragma once
+/// @file schedules.hpp
+/// How a plan's kernel is launched under its Schedule: Kokkos' static policies for
+/// static_chunks and nnz_balanced, and pspmv's own chunk queues for the two run-time
+/// schedules, dynamic_chunks and work_stealing.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "exec_traits.hpp"
+#include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/options.hpp"
+#include "pspmv/types.hpp"
+
+namespace pspmv {
+namespace detail {
+
+/// The chunk queues of pspmv's two run-time schedules. Each queue is a range [lo, hi) of
+/// chunk indices in one 64-bit word (lo in the low half, hi in the high half; a word is never
+/// negative, since hi < 2^31).
+/// - dynamic_chunks: one queue, the semantics of OpenMP's schedule(dynamic, chunk): every
+///   worker takes the next chunk of all (atomic fetch-add on lo; it sees at most
+///   nchunks + workers < 2^32 increments, so lo never carries into hi).
+/// - work_stealing: one queue per worker, queue q holding the contiguous range a static
+///   schedule would give worker q (at most ExecTraits::max_chunk_queues queues; beyond,
+///   workers share them). A worker takes chunks from the front of its own queue in order;
+///   when it runs dry it takes chunks one at a time from the back of the others' (w + 1,
+///   w + 2, ...), both by compare-and-swap of the word, so the owner's stream stays
+///   contiguous. lo only rises and hi only falls, so no chunk is taken twice.
+/// Kokkos 3.4's Schedule<Dynamic> has the work-stealing shape (HostThreadTeamData::
+/// get_work_stealing), but begins every launch with a pool rendezvous whose waits back off
+/// to yield and sleep_for, and takes each chunk with a compare-and-swap that first fails as a
+/// query; on the H200's 16-core host it ran the lesson's even matrix at 524,288 rows 1.63x
+/// slower than `omp for schedule(dynamic, 263)`
+/// (perf/results/2026-11-30-h200/host-lesson-524288.json). pspmv does not use it.
+/// Words are `stride` entries apart (ExecTraits::chunk_queue_stride).
+template <class Counter>
+struct ChunkQueues {
+  Counter word;  ///< queues x stride entries; word q * stride = (hi << 32) | lo of queue q
+  std::int64_t nchunks = 0, queues = 1, stride = 1;
+  bool stealing = false;
+
+  KOKKOS_INLINE_FUNCTION static std::int64_t pack(const std::int64_t lo, const std::int64_t hi) {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(hi) << 32) | static_cast<std::uint64_t>(lo));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t first(const std::int64_t q) const { return q * nchunks / queues; }
+  /// The word of queue q at launch.
+  KOKKOS_INLINE_FUNCTION std::int64_t initial(const std::int64_t q) const {
+    return stealing ? pack(first(q), first(q + 1)) : 0;
+  }
+  /// Takes one chunk of queue q, from its front or its back; -1 when the queue is empty.
+  /// `guess` is the caller's last knowledge of the word (-1: none): a right guess costs one
+  /// compare-and-swap, a wrong one returns the word (-1 is never a word, so a swap expecting it
+  /// is a pure read).
+  KOKKOS_INLINE_FUNCTION std::int64_t take(const std::int64_t q, const bool front, std::int64_t& guess) const {
+    std::int64_t* w = &word(q * stride);
+    if (!stealing) {
+      const std::int64_t c = Kokkos::atomic_fetch_add(w, std::int64_t(1)) & 0xffffffffLL;
+      return c < nchunks ? c : -1;
+    }
+    std::int64_t old = guess >= 0 ? guess : Kokkos::atomic_compare_exchange(w, std::int64_t(-1), std::int64_t(-1));
+    for (;;) {
+      const std::int64_t lo = old & 0xffffffffLL, hi = static_cast<std::int64_t>(static_cast<std::uint64_t>(old) >> 32);
+      if (lo >= hi) {
+        // Empty by this word; a guess may be stale, so confirm with the word itself.
+        const std::int64_t now = Kokkos::atomic_compare_exchange(w, std::int64_t(-1), std::int64_t(-1));
+        if (now == old) return -1;
+        old = now;
+        continue;
+      }
+      const std::int64_t desired = front ? pack(lo + 1, hi) : pack(lo, hi - 1);
+      const std::int64_t seen = Kokkos::atomic_compare_exchange(w, old, desired);
+      if (seen == old) {
+        guess = desired;
+        return front ? lo : hi - 1;
+      }
+      old = seen;
+    }
+  }
+  /// Calls body(c) for every chunk c that worker w takes (every chunk goes to exactly one call
+  /// over all workers): its own queue from the front, then the others' from the back.
+  /// OneTaker: one thread of the worker takes chunks for all of it (a host team, whose vector
+  /// lanes are SIMD lanes of that thread); otherwise the team's leader takes each chunk and
+  /// the team shares it (Kokkos::single with a broadcast).
+  template <bool OneTaker, class Member, class Body>
+  KOKKOS_INLINE_FUNCTION void drain(const std::int64_t w, const Member* team, const Body& body) const {
+    for (std::int64_t v = 0; v < queues; ++v) {
+      const std::int64_t q = (w + v) % queues;
+      std::int64_t guess = v == 0 ? initial(q) : -1;
+      for (;;) {
+        std::int64_t c = -1;
+        if constexpr (OneTaker) {
+          c = take(q, v == 0, guess);
+        } else {
+          Kokkos::single(
+              Kokkos::PerTeam(*team), [&](std::int64_t& taken) { taken = take(q, v == 0, guess); }, c);
+        }
+        if (c < 0) break;
+        body(c);
+      }
+    }
+  }
+};
+
+/// Sets each queue's word to its initial range (a GPU's words, from the device).
+template <class Counter>
+struct InitQueues {
+  ChunkQueues<Counter> q;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { q.word(i * q.stride) = q.initial(i); }
+};
+
+/// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues. The
+/// row loop works on a copy of the functor held in registers, like the functor's own loops
+/// (nnz_balanced's BlocksTag): through a reference, a store to y could alias its alpha and
+/// beta, and the loop ran 1.2x slower on one thread than the static launch (this machine,
+/// `pspmv bench --gen even:524288 --space host`, OMP_NUM_THREADS=1; 1.03x after the change).
+template <class Functor, class Counter>
+struct QueuedRows {
+  Functor f;
+  ChunkQueues<Counter> queues;
+  std::int64_t n = 0, chunk = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
+    const Functor fn = f;
+    queues.template drain<true, int>(w, nullptr, [&](const std::int64_t c) {
+      const std::int32_t begin = static_cast<std::int32_t>(c * chunk);
+      const std::int32_t end = static_cast<std::int32_t>((c + 1) * chunk < n ? (c + 1) * chunk : n);
+      for (std::int32_t i = begin; i < end; ++i) fn(RowsTag(), i);
+    });
+  }
+};
+
+/// League indices [c * chunk, (c + 1) * chunk) of a team functor (its team_work(team, t)).
+template <class ExecSpace, class Functor, class Counter>
+struct QueuedTeams {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Functor f;
+  ChunkQueues<Counter> queues;
+  std::int64_t league = 0, chunk = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const Functor fn = f;  // see QueuedRows
+    // A host team of one thread takes its own chunks (Kokkos' broadcast costs a team
+    // rendezvous); a GPU team always broadcasts, whatever its size, since its vector lanes
+    // are threads of their own.
+    constexpr bool one_taker = !ExecTraits<ExecSpace>::is_gpu;
+    if (one_taker && team.team_size() != 1) {
+      queues.template drain<false>(team.league_rank(), &team, [&](const std::int64_t c) {
+        const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
+        for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
+      });
+      return;
+    }
+    queues.template drain<one_taker>(team.league_rank(), &team, [&](const std::int64_t c) {
+      const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
+      for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
+    });
+  }
+};
+
+/// Queues for `nchunks` chunks over `workers` workers under a run-time schedule, each set to
+/// its initial range: plain stores on a host execution space (whose parallel_for returns only
+/// when the previous launch has finished, and whose next launch begins with the backend's
+/// fork), else a small kernel on ExecSpace, ordered before the launch that follows.
+template <class ExecSpace, class Counter>
+ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::int64_t nchunks, std::int64_t workers) {
+  using Traits = ExecTraits<ExecSpace>;
+  const bool stealing = schedule == Schedule::work_stealing;
+  ChunkQueues<Counter> q{word, nchunks, stealing ? std::min<std::int64_t>(workers, Traits::max_chunk_queues) : 1,
+                         Traits::chunk_queue_stride, stealing};
+  if constexpr (!Traits::is_gpu &&
+                Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Counter::memory_space>::accessible) {
+    for (std::int64_t i = 0; i < q.queues; ++i) InitQueues<Counter>{q}(i);
+  } else {
+    Kokkos::parallel_for("pspmv::init_chunk_queues", Kokkos::RangePolicy<ExecSpace>(0, q.queues), InitQueues<Counter>{q});
+  }
+  return q;
+}
+
+/// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
+/// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
+/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
+/// Kokkos Tools name fixed at analyze time (no string is built per call). `words` holds the
+/// plan's chunk-queue words (run-time schedules only: min(concurrency, max_chunk_queues) x
+/// chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so chunks do too.
+template <class ExecSpace, class Functor, class Counter>
+void launch_range(const std::string& label, Schedule schedule, std::int64_t rows, std::int64_t blocks, int chunk,
+                  const Functor& f, const Counter& words) {
+  switch (schedule) {
+    case Schedule::static_chunks: {
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(0, rows);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::dynamic_chunks:
+    case Schedule::work_stealing: {
+      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
+      const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, ExecSpace().concurrency()));
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(0, workers);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy,
+                           QueuedRows<Functor, Counter>{f, make_queues<ExecSpace>(schedule, words, nchunks, workers),
+                                                        rows, c});
+      break;
+    }
+    case Schedule::nnz_balanced: {
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(0, blocks);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+  }
+}
+
+/// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams; the
+/// run-time schedules run one worker team per team the space holds at once (a GPU:
+/// concurrency / (team_size x vector_length) threads; a host: concurrency / team_size, its
+/// vector lanes being SIMD lanes of one thread) over the chunk queues.
+template <class ExecSpace, class Functor, class Counter>
+void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f,
+                  const Counter& words) {
+  const int chunk = static_cast<int>(p.chunk_size);
+  switch (schedule) {
+    case Schedule::static_chunks: {
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(p.league_size, p.team_size,
+                                                                                       p.vector_length);
+      policy.set_chunk_size(chunk);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+    case Schedule::dynamic_chunks:
+    case Schedule::work_stealing: {
+      const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (p.league_size + c - 1) / c;
+      const std::int64_t threads_per_team = std::max<std::int64_t>(
+          1, ExecTraits<ExecSpace>::is_gpu ? static_cast<std::int64_t>(p.team_size) * p.vector_length : p.team_size);
+      const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / threads_per_team);
+      const std::int64_t workers = std::max<std::int64_t>(1, std::min(nchunks, resident));
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(workers, p.team_size, p.vector_length);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy,
+                           QueuedTeams<ExecSpace, Functor, Counter>{
+                               f, make_queues<ExecSpace>(schedule, words, nchunks, workers), p.league_size, c});
+      break;
+    }
+    case Schedule::nnz_balanced: {
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(p.league_size, p.team_size,
+                                                                                        p.vector_length);
+      policy.set_chunk_size(1);
+      Kokkos::parallel_for(label, policy, f);
+      break;
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace pspmv
