@@ -531,6 +531,26 @@ TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(ps.mapping(), pspmv::Mapping::thread_per_row) << ps.reason();
     EXPECT_NE(ps.schedule(), pspmv::Schedule::work_stealing) << ps.reason();
   }
+  // Rows of 2 entries, then of 6: cv 0.5, yet a static split gives the second half 1.5x the
+  // mean nnz: nnz_balanced on a host of 2 threads or more (one thread: nothing to balance).
+  if (!Traits::is_gpu) {
+    auto halves = from_rows<V, O>(4000, 4000, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      for (std::int32_t k = 0; k < (i < 2000 ? 2 : 6); ++k) c.push_back((i + 13 * k) % 4000);
+      std::sort(c.begin(), c.end());
+      return c;
+    });
+    auto ph = pspmv::analyze<Exec>(halves);
+    if (threads >= 2) {
+      EXPECT_EQ(ph.schedule(), pspmv::Schedule::nnz_balanced) << ph.reason();
+      EXPECT_NE(ph.reason().find("row blocks gives its fullest"), std::string::npos) << ph.reason();
+    } else {
+      EXPECT_EQ(ph.schedule(), pspmv::Schedule::static_chunks) << ph.reason();
+    }
+    std::vector<std::int64_t> rp{0, 2, 4, 10, 16};
+    EXPECT_DOUBLE_EQ(pspmv::detail::static_imbalance(rp.data(), 4, 2), 12.0 / 8.0);
+    EXPECT_DOUBLE_EQ(pspmv::detail::static_imbalance(rp.data(), 4, 1), 1.0);
+  }
   // A caller's mapping is kept.
   pspmv::AnalyzeOptions thread;
   thread.mapping = pspmv::Mapping::thread_per_row;

@@ -23,6 +23,20 @@ struct LaunchChoice {
   std::string reason;
 };
 
+/// Nonzeros of the fullest of `parts` equal row blocks (what a static schedule gives each
+/// thread) over the mean nnz per block: 1 when the split is even; 1 for an empty matrix.
+template <class Offset>
+double static_imbalance(const Offset* row_ptr, std::int64_t nrows, std::int64_t parts) {
+  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
+  if (nnz == 0 || parts <= 1) return 1.0;
+  std::int64_t fullest = 0;
+  for (std::int64_t t = 0; t < parts; ++t) {
+    const std::int64_t b = t * nrows / parts, e = (t + 1) * nrows / parts;
+    fullest = std::max<std::int64_t>(fullest, static_cast<std::int64_t>(row_ptr[e] - row_ptr[b]));
+  }
+  return static_cast<double>(fullest) * static_cast<double>(parts) / static_cast<double>(nnz);
+}
+
 /// Bytes of a CSR matrix with these row statistics: row_ptr, col_idx and values.
 template <class Value, class Offset>
 std::int64_t csr_bytes_of(const RowStats& s) {
@@ -125,10 +139,17 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
     c.schedule = Schedule::nnz_balanced;
     c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " > " +
                 std::to_string(Traits::cv_balance_threshold).substr(0, 4) + ": nnz_balanced";
+  } else if (const double imbalance = static_imbalance(row_ptr, nrows, concurrency);
+             imbalance > Traits::static_imbalance_threshold) {
+    c.schedule = Schedule::nnz_balanced;
+    c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + ", but a static split into " +
+                std::to_string(concurrency) + " row blocks gives its fullest " + std::to_string(imbalance).substr(0, 4) +
+                "x the mean nnz > " + std::to_string(Traits::static_imbalance_threshold).substr(0, 4) + ": nnz_balanced";
   } else {
     c.schedule = Schedule::static_chunks;
     c.reason += "; row-length cv " + std::to_string(s.cv).substr(0, 5) + " <= " +
-                std::to_string(Traits::cv_balance_threshold).substr(0, 4) + ": static_chunks";
+                std::to_string(Traits::cv_balance_threshold).substr(0, 4) + ", static row blocks within " +
+                std::to_string(Traits::static_imbalance_threshold).substr(0, 4) + "x the mean nnz: static_chunks";
   }
 
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 ||
