@@ -202,6 +202,18 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   const bool long_split =
       long_threshold > 0 && !options.keep_permuted && options.sell_long_split.value_or(Traits::sell_long_split);
   std::string format_reason;
+  const bool caller_limit = options.sell_memory_limit > 0;
+  const double limit = caller_limit ? options.sell_memory_limit : Traits::sell_memory_limit;
+  // SELL if its bytes stay within `allowed` times the CSR bytes, else CSR; returns the reason.
+  auto sell_within = [&](const double allowed, const std::string& why) {
+    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
+    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
+    format_ = ratio <= allowed ? Format::sell : Format::csr;
+    return "SELL-" + std::to_string(C) + "-" + std::to_string(sigma) + " would take " +
+           std::to_string(ratio).substr(0, 5) + "x the CSR bytes (padding " + std::to_string(shape.padding).substr(0, 5) +
+           ") " + (ratio <= allowed ? "<= " : "> ") + std::to_string(allowed).substr(0, 4) + why +
+           (ratio <= allowed ? ": SELL" : ": keeping CSR");
+  };
   if (options.format) {
     format_ = *options.format;
     format_reason = "format forced";
@@ -216,38 +228,22 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     format_ = Format::csr;
     format_reason = "small matrix (ExecTraits::small_team_min_row): CSR";
   } else if (Traits::prefer_sell) {
-    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
-    const bool caller_limit = options.sell_memory_limit > 0;
-    const double limit = caller_limit ? options.sell_memory_limit : Traits::sell_memory_limit;
-    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
     // Irregular rows: thread-per-row CSR would idle most lanes, so SELL may take more memory.
     const bool irregular = !caller_limit && lane_slots_.useful_thread_per_row < Traits::irregular_useful_share;
-    const double allowed = irregular ? std::max(limit, Traits::sell_memory_limit_irregular) : limit;
-    format_ = ratio <= allowed ? Format::sell : Format::csr;
-    format_reason = "SELL-" + std::to_string(C) + "-" + std::to_string(sigma) + " would take " +
-                    std::to_string(ratio).substr(0, 5) + "x the CSR bytes (padding " +
-                    std::to_string(shape.padding).substr(0, 5) + ") " + (ratio <= allowed ? "<= " : "> ") +
-                    std::to_string(allowed).substr(0, 4) +
-                    (irregular ? " (irregular rows: thread-per-row CSR " +
-                                     std::to_string(static_cast<int>(100 * lane_slots_.useful_thread_per_row + 0.5)) +
-                                     "% useful lane-slots)"
-                               : std::string()) +
-                    (ratio <= allowed ? ": SELL" : ": keeping CSR");
+    format_reason = sell_within(irregular ? std::max(limit, Traits::sell_memory_limit_irregular) : limit,
+                                irregular ? " (irregular rows: thread-per-row CSR " +
+                                                std::to_string(static_cast<int>(
+                                                    100 * lane_slots_.useful_thread_per_row + 0.5)) +
+                                                "% useful lane-slots)"
+                                          : std::string());
   } else if (Traits::scattered_sell_spread > 0 && stats_.col_spread >= Traits::scattered_sell_spread &&
              static_cast<std::int64_t>(csr_bytes_) >=
                  Traits::scattered_sell_bytes_per_thread * ExecSpace().concurrency()) {
     // Scattered columns on a matrix far beyond the caches: SELL's C rows side by side in SIMD
     // lanes gather C independent x entries per column step (see ExecTraits::scattered_sell_spread).
-    const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, C, sigma, long_threshold, long_split);
-    const double limit = options.sell_memory_limit > 0 ? options.sell_memory_limit : Traits::sell_memory_limit;
-    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / static_cast<double>(csr_bytes_);
-    format_ = ratio <= limit ? Format::sell : Format::csr;
-    format_reason = "scattered columns (spread " + std::to_string(stats_.col_spread).substr(0, 5) +
-                    " >= " + std::to_string(Traits::scattered_sell_spread).substr(0, 4) + "): SELL-" +
-                    std::to_string(C) + "-" + std::to_string(sigma) + " would take " + std::to_string(ratio).substr(0, 5) +
-                    "x the CSR bytes (padding " + std::to_string(shape.padding).substr(0, 5) + ") " +
-                    (ratio <= limit ? "<= " : "> ") + std::to_string(limit).substr(0, 4) +
-                    (ratio <= limit ? ": SELL" : ": keeping CSR");
+    format_reason = "scattered columns (spread " + std::to_string(stats_.col_spread).substr(0, 5) + " >= " +
+                    std::to_string(Traits::scattered_sell_spread).substr(0, 4) + "): " +
+                    sell_within(limit, std::string());
   } else {
     format_ = Format::csr;
     format_reason = "host default: CSR";

@@ -144,18 +144,14 @@ struct QueuedTeams {
     // A host team of one thread takes its own chunks (Kokkos' broadcast costs a team
     // rendezvous); a GPU team always broadcasts, whatever its size, since its vector lanes
     // are threads of their own.
-    constexpr bool one_taker = !ExecTraits<ExecSpace>::is_gpu;
-    if (one_taker && team.team_size() != 1) {
-      queues.template drain<false>(team.league_rank(), &team, [&](const std::int64_t c) {
-        const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
-        for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
-      });
-      return;
-    }
-    queues.template drain<one_taker>(team.league_rank(), &team, [&](const std::int64_t c) {
+    const auto run = [&](const std::int64_t c) {
       const std::int64_t begin = c * chunk, end = begin + chunk < league ? begin + chunk : league;
       for (std::int64_t t = begin; t < end; ++t) fn.team_work(team, t);
-    });
+    };
+    if (!ExecTraits<ExecSpace>::is_gpu && team.team_size() == 1)
+      queues.template drain<true>(team.league_rank(), &team, run);
+    else
+      queues.template drain<false>(team.league_rank(), &team, run);
   }
 };
 
