@@ -191,7 +191,12 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   tune->add_option("--min-candidates", to.min_candidates, "candidates the budgeted tune tries whatever the budget")
       ->check(CLI::Range(0, 1000));
-  tune->add_option("--reps", to.reps, "timed multiplies per candidate (median)")->check(CLI::Range(1, 10000));
+  tune->add_option("--reps", to.reps, "timed samples per candidate (median)")->check(CLI::Range(1, 10000));
+  tune->add_option("--min-sample-ms", to.min_sample_ms,
+                   "each sample a batch of back-to-back multiplies lasting at least this many milliseconds, one fence at "
+                   "its end, divided by its size (0: one multiply per sample)")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->capture_default_str();
   tune->add_option("--rounds", to.rounds,
                    "interleaved rounds of the final timing of the model's, the tuned, the best and the plain CSR plan "
                    "(median of round medians)")

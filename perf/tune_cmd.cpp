@@ -12,16 +12,19 @@ template <class Exec, class Value>
 nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
   using PlanT = pspmv::Plan<Exec, Value, std::int64_t>;
   const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
-  std::cerr << fmt::format("pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds\n",
-                           in.name, precision, Exec().name(), o.rounds);
+  std::cerr << fmt::format(
+      "pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds (samples of >= {} ms)\n",
+      in.name, precision, Exec().name(), o.rounds, o.min_sample_ms);
   pspmv::TuneOptions exhaustive;
   exhaustive.exhaustive = true;
   exhaustive.reps = o.reps;
+  exhaustive.min_sample_seconds = o.min_sample_ms * 1e-3;
   const auto ex = pspmv::tune<Exec>(A, {}, exhaustive);
   pspmv::TuneOptions budgeted;
   budgeted.budget_calls = o.budget_calls;
   budgeted.min_candidates = o.min_candidates;
   budgeted.reps = o.reps;
+  budgeted.min_sample_seconds = o.min_sample_ms * 1e-3;
   const auto tu = pspmv::tune<Exec>(A, {}, budgeted);
   // The final ratios come from one set of interleaved rounds over the four plans that matter:
   // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed among
@@ -42,7 +45,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
     if (j == unique.size()) unique.push_back(four[i]);
     slot[i] = j;
   }
-  const auto timed = pspmv::time_interleaved<Exec, Value, std::int64_t>(unique, o.reps, o.rounds);
+  const auto timed = pspmv::time_interleaved<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_ms * 1e-3);
   std::vector<double> t(four.size());
   for (std::size_t i = 0; i < four.size(); ++i) t[i] = timed[slot[i]];
   std::size_t fastest = 0;
@@ -89,6 +92,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"baseline_csr_s", t_base},
           {"break_even_calls", break_even},
           {"rounds", o.rounds},
+          {"min_sample_seconds", o.min_sample_ms * 1e-3},
           {"reps", o.reps},
           {"exhaustive", tried}};
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inputs.hpp"
+#include "pspmv/tune.hpp"
 
 namespace pspmv_cli {
 
@@ -16,7 +17,10 @@ struct TuneCmdOptions {
   std::string space = "default";  ///< "default" (the GPU in a CUDA build) or "host"
   double budget_calls = 400;      ///< tuning budget in multiplies of the model's plan
   int min_candidates = 12;        ///< candidates the budgeted tune tries whatever the budget
-  int reps = 7;                   ///< timed multiplies per candidate (median)
+  int reps = 7;                   ///< timed samples per candidate (median)
+  /// each sample a batch of multiplies lasting at least this long (pspmv::TuneOptions), in
+  /// every stage: the exhaustive search, the budgeted tune and the final timing
+  double min_sample_ms = pspmv::TuneOptions{}.min_sample_seconds * 1e3;
   int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
 };
 

@@ -1,4 +1,6 @@
 // Row statistics and the lane-slot model (the lesson's numbers).
+#include <chrono>
+
 #include "test_util.hpp"
 
 TEST(LaneSlots, LessonPairAt524288Rows) {
@@ -126,6 +128,25 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   pspmv::TuneOptions no_rounds;
   no_rounds.rounds = 0;
   EXPECT_THROW(pspmv::tune<Exec>(A, {}, no_rounds), pspmv::InvalidArgument);
+  pspmv::TuneOptions negative_sample;
+  negative_sample.min_sample_seconds = -1e-3;
+  EXPECT_THROW(pspmv::tune<Exec>(A, {}, negative_sample), pspmv::InvalidArgument);
+  // A sample is a batch of multiplies calibrated to last min_sample_seconds, reported per call:
+  // the calibration and 3 samples of about 20 ms take well over 40 ms (samples may run a little
+  // faster than the batch that calibrated them), and a multiply of this 64-row matrix far less.
+  {
+    const auto small = pspmv::analyze<Exec>(pspmv::generate_even<double, std::int64_t>(64));
+    const auto t0 = std::chrono::steady_clock::now();
+    const double per_call = pspmv::detail::time_multiply(small, 3, 0.02);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_GE(wall, 0.04);
+    EXPECT_GT(per_call, 0.0);
+    EXPECT_LT(per_call, 0.005) << "the batch's time was not divided by its size";
+    const auto both = pspmv::time_interleaved<Exec, double, std::int64_t>({&small, &small}, 3, 2, 0.0);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_GT(both[0], 0.0);
+    EXPECT_THROW((pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 2, -1.0)), pspmv::InvalidArgument);
+  }
   // Candidates nearest the model's choice come first: the first differs from it in at most one
   // of format, mapping and schedule.
   {

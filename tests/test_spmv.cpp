@@ -151,11 +151,15 @@ pspmv::HostCsr<Value, Offset> from_rows(std::int32_t nrows, std::int32_t ncols,
 
 }  // namespace
 
+// The lesson's pair at 1024 rows (32 long rows of 419 among rows of 3): every variant's
+// padding and split paths, at a quarter of the size this test had, which was the larger part of
+// CI's sanitizer pass (the 524,288-row pair is checked by the lane-slot tests and by
+// pspmv bench's verification on the device).
 TYPED_TEST(SpmvTest, LessonPair) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
-  this->check_all_variants(pspmv::generate_even<V, O>(4096), "even");
-  this->check_all_variants(pspmv::generate_skewed<V, O>(4096), "skewed");
+  this->check_all_variants(pspmv::generate_even<V, O>(1024), "even");
+  this->check_all_variants(pspmv::generate_skewed<V, O>(1024), "skewed");
 }
 
 TYPED_TEST(SpmvTest, Random) {

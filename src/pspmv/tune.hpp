@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,11 +45,19 @@ struct TuneOptions {
   int min_candidates = 12;
   /// Calls the caller expects to make with the plan (0: unknown, tune within the budget).
   /// When set, tuning runs only if a 10% gain over those calls would repay its estimated
-  /// cost (candidates x (analysis + (reps + 1) multiplies)); otherwise the model's plan is
+  /// cost (candidates x (analysis + 2 multiplies + reps samples)); otherwise the model's plan is
   /// returned untimed beyond one measurement.
   std::int64_t expected_calls = 0;
-  /// Timed multiplies per candidate (median taken), after one warm-up.
+  /// Timed samples per candidate (median taken), after one warm-up.
   int reps = 5;
+  /// Each timed sample is a batch of back-to-back multiplies lasting at least this long
+  /// (seconds), with one fence at its end, divided by the batch size: the throughput of
+  /// repeated calls, as an iterative solver makes them. On a matrix of microseconds per call,
+  /// samples of one fenced call each (reps x 5 us of data) time the fork/join and the wake-up
+  /// more than the kernel: on the H200's 16-core host the fastest of such plans changed from
+  /// run to run (perf/results/2026-11-30-h200-r4/). 0: one multiply per sample. A matrix whose
+  /// multiply takes longer than this is timed one call per sample, as before.
+  double min_sample_seconds = 5e-4;
   /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
   bool exhaustive = false;
   /// After the sweep, the fastest `confirm` candidates (the model's plan among them when it
@@ -65,7 +74,7 @@ struct TunedCandidate {
   std::string label;        ///< e.g. "sell thread_per_row/static_chunks long=split"
   std::string plan;         ///< Plan::describe()
   double analyze_seconds = 0;
-  double multiply_seconds = 0;  ///< median of TuneOptions::reps fenced multiplies (the sweep)
+  double multiply_seconds = 0;  ///< median of TuneOptions::reps timed samples, per multiply (the sweep)
   /// Median over TuneOptions::rounds interleaved rounds (each a median of reps) when this
   /// candidate was among the confirmed; 0 otherwise.
   double confirmed_seconds = 0;
@@ -147,41 +156,55 @@ inline double median_of(std::vector<double> t) {
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+/// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
+/// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
+/// the batch size. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
+/// time missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
 template <class ExecSpace, class Value, class Offset>
-double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps) {
+double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
   using PlanT = Plan<ExecSpace, Value, Offset>;
   typename PlanT::vector_type x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), plan.ncols());
   typename PlanT::vector_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), plan.nrows());
   Kokkos::deep_copy(x, Value(1));
   plan.multiply(Value(1), x, Value(0), y);  // warm-up
   ExecSpace().fence();
-  std::vector<double> t;
-  for (int r = 0; r < std::max(1, reps); ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    plan.multiply(Value(1), x, Value(0), y);
+  using clock = std::chrono::steady_clock;
+  auto timed_batch = [&](int calls) {
+    const auto t0 = clock::now();
+    for (int b = 0; b < calls; ++b) plan.multiply(Value(1), x, Value(0), y);
     ExecSpace().fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  constexpr int max_batch = 100000;
+  int batch = 1;
+  for (double took = timed_batch(batch); took < min_sample_seconds && batch < max_batch; took = timed_batch(batch)) {
+    const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
+    batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
   }
+  std::vector<double> t;
+  for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timed_batch(batch) / batch);
   return median_of(t);
 }
-
 
 }  // namespace detail
 
 /// Times several plans of one matrix in `rounds` interleaved rounds (plan 0, 1, ..., then
-/// again), each round a median of `reps` fenced multiplies y = A x (x = 1) after a warm-up, and
-/// returns each plan's median of its round medians in seconds: drifts of the machine (clocks,
+/// again), each round a median of `reps` samples of multiplies y = A x (x = 1) after a warm-up
+/// (each sample a batch lasting at least min_sample_seconds; see TuneOptions), and returns each
+/// plan's median of its round medians in seconds per multiply: drifts of the machine (clocks,
 /// other load) then fall on every plan alike.
-/// @throws InvalidArgument when reps or rounds < 1.
+/// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds < 0.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
-                                     int rounds) {
-  if (reps < 1 || rounds < 1)
-    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1, got " + std::to_string(reps) + " and " +
-                          std::to_string(rounds));
+                                     int rounds, double min_sample_seconds = TuneOptions{}.min_sample_seconds) {
+  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0))
+    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
+                          std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
+                          std::to_string(min_sample_seconds));
   std::vector<std::vector<double>> t(plans.size());
   for (int r = 0; r < rounds; ++r)
-    for (std::size_t i = 0; i < plans.size(); ++i) t[i].push_back(detail::time_multiply(*plans[i], reps));
+    for (std::size_t i = 0; i < plans.size(); ++i)
+      t[i].push_back(detail::time_multiply(*plans[i], reps, min_sample_seconds));
   std::vector<double> out;
   for (auto& v : t) out.push_back(detail::median_of(v));
   return out;
@@ -199,13 +222,16 @@ template <class ExecSpace, class Value, class Offset>
 TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
                                           const TuneOptions& tune_options = {}) {
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
-      tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0)
-    throw InvalidArgument("TuneOptions: budgets and min_candidates must be >= 0, and reps, confirm and rounds >= 1");
+      tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0 ||
+      !(tune_options.min_sample_seconds >= 0))
+    throw InvalidArgument(
+        "TuneOptions: budgets, min_candidates and min_sample_seconds must be >= 0, and reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Plan<ExecSpace, Value, Offset> model(A, options);
   TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
-  const double t_model = detail::time_multiply(model, tune_options.reps);
+  const double sample = tune_options.min_sample_seconds;
+  const double t_model = detail::time_multiply(model, tune_options.reps, sample);
   r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
   const Format mf = model.format();
   const Mapping mm = model.mapping();
@@ -217,7 +243,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
                             : (tune_options.budget_calls > 0 ? tune_options.budget_calls : 400.0) * t_model;
   if (tune_options.expected_calls > 0 && !tune_options.exhaustive) {
     const double cost = static_cast<double>(candidates.size()) *
-                        (model.analyze_seconds() + (tune_options.reps + 1) * t_model);
+                        (model.analyze_seconds() + 2 * t_model + tune_options.reps * std::max(t_model, sample));
     const double gain = 0.1 * t_model * static_cast<double>(tune_options.expected_calls);
     if (gain < cost) {
       r.reason = "expected_calls " + std::to_string(tune_options.expected_calls) + ": a 10% gain (" +
@@ -245,7 +271,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
         r.tried.push_back({label, p.describe(), p.analyze_seconds(), t_model});
         continue;
       }
-      const double t = detail::time_multiply(p, tune_options.reps);
+      const double t = detail::time_multiply(p, tune_options.reps, sample);
       r.tried.push_back({label, p.describe(), p.analyze_seconds(), t});
       if (t < best) {
         best = t;
@@ -267,7 +293,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
   if (keep > 1 && top.size() > 1) {
     std::vector<const Plan<ExecSpace, Value, Offset>*> plans;
     for (const auto& c : top) plans.push_back(&c.second);
-    const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds);
+    const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds, sample);
     std::size_t win = 0;
     for (std::size_t i = 0; i < top.size(); ++i) {
       r.tried[top[i].first].confirmed_seconds = t[i];
