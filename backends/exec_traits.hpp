@@ -96,25 +96,18 @@ struct ExecTraits {
   /// CSR plan (exceptions in some runs: stencil7, skewed, tiled hep-th). R-MAT graphs are
   /// scattered too, but their SELL forms exceed the memory limit (padding 2.9).
   static constexpr double scattered_sell_spread = 0.1;
-  /// Short, irregular rows: a host matrix of at least scattered_sell_bytes_per_thread CSR
-  /// bytes per thread whose mean row length is below short_rows_sell_max_mean and whose
-  /// row-length cv exceeds short_rows_sell_min_cv takes SELL (within sell_memory_limit). CSR's
-  /// row loop then runs a few iterations per row with a trip count that changes from row to
-  /// row (a mispredicted loop exit per row or so), where SELL-C runs C rows sorted by length in
-  /// lock-step SIMD lanes. Measured on the H200's 16-core host: tile:hep-th:1000 (mean 3.77,
-  /// cv 1.14) ran its best SELL plan at 0.72-0.92x its best CSR plan's time in all seven runs
-  /// that timed it (perf/results/2026-11-30-h200-r3/ and -r4/, and run 5 of -r5/). The rule rests
-  /// on that one matrix: no other evaluation or holdout matrix has rows this short and
-  /// irregular. Its bounds: tiles of 494_bus and bcspwr10 (mean 3.4 and 4.1, cv 0.42 and 0.35)
-  /// ran SELL at 0.96-1.25x, tiles of Erdos971 (mean 5.6, cv 1.20) at 1.16-1.33x.
-  /// Such rows may take SELL up to sell_memory_limit_irregular times the CSR bytes, as
-  /// irregular rows may on a GPU (unless the caller set AnalyzeOptions::sell_memory_limit):
-  /// short rows make SELL's per-row permutation and its padding weigh more (tile:hep-th:1000:
-  /// 1.104x with 64-bit offsets, 1.19x with 32-bit ones, at padding 1.089).
-  static constexpr double short_rows_sell_max_mean = 4.0;
-  static constexpr double short_rows_sell_min_cv = 1.0;
-  /// The memory limit of the short-rows rule above (see the GPU's for its irregular rows).
-  static constexpr double sell_memory_limit_irregular = 1.25;
+  /// Two choices that are not rules, because the two CPUs measured disagree
+  /// (perf/results/2026-11-30-h200-r5/README.md):
+  /// - SELL-8 for short irregular rows: tile:hep-th (mean 3.8, cv 1.14) ran its best SELL plan
+  ///   at 0.72-0.92x the best CSR plan's time on the H200's Xeon host in seven runs, and at
+  ///   1.27-1.48x on the 2-core EPYC development VM in six;
+  /// - CSR team_per_row (a row's entries as vector lanes: independent partial sums) for R-MAT:
+  ///   1.11-1.18x faster than thread_per_row in the Xeon's final timings, 0.97-1.10x its time
+  ///   in the EPYC's sweeps.
+  /// The host code is built without -march (baseline x86-64), so the "SIMD lanes" of a host team
+  /// are independent sums that the compiler may or may not vectorize.
+  /// See the GPU's; unused where prefer_sell is false (the host never takes SELL by itself).
+  static constexpr double sell_memory_limit_irregular = 1.1;
   /// See the GPU's; 0 turns the irregular-rows allowance off.
   static constexpr double irregular_useful_share = 0.0;
   /// SELL rows longer than this leave the slices (see SellMatrix); -1: never by default on
@@ -185,8 +178,6 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t scattered_sell_bytes_per_thread = 0;
   /// Unused on a GPU (SELL is its default where it fits).
   static constexpr double scattered_sell_spread = 0;
-  static constexpr double short_rows_sell_max_mean = 0;
-  static constexpr double short_rows_sell_min_cv = 0;
   /// On the H200, cuSPARSE's SELL-32 ran the lesson's even matrix at 1.04x the floor against
   /// 1.5x for its CSR (issue 4's anchor table): SELL is the GPU default when it fits.
   static constexpr bool prefer_sell = true;

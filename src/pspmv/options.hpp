@@ -32,8 +32,7 @@ struct AnalyzeOptions {
   std::optional<bool> sell_long_split;   ///< SELL: cut long rows into pieces inside the slices (true) or keep them
                                          ///< in a lane-shared CSR part (false); empty: ExecTraits::sell_long_split.
                                          ///< keep_permuted needs false (a piece has no row of its own)
-  double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits
-                                         ///< (1.1; 1.25 for irregular rows on a GPU, short irregular rows on a host)
+  double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits (1.1)
   std::optional<Mapping> mapping;        ///< force thread_per_row or team_per_row
   std::optional<Schedule> schedule;      ///< force a schedule
   std::int64_t chunk_size = 0;           ///< rows per scheduling chunk (static/dynamic); 0: rows / target_chunks

@@ -244,18 +244,6 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     format_reason = "scattered columns (spread " + std::to_string(stats_.col_spread).substr(0, 5) + " >= " +
                     std::to_string(Traits::scattered_sell_spread).substr(0, 4) + "): " +
                     sell_within(limit, std::string());
-  } else if (Traits::short_rows_sell_max_mean > 0 && stats_.mean < Traits::short_rows_sell_max_mean &&
-             stats_.cv > Traits::short_rows_sell_min_cv &&
-             static_cast<std::int64_t>(csr_bytes_) >=
-                 Traits::scattered_sell_bytes_per_thread * ExecSpace().concurrency()) {
-    // Short rows of irregular lengths on a matrix far beyond the caches: SELL's sorted slices
-    // run C rows in lock-step SIMD lanes (see ExecTraits::short_rows_sell_max_mean).
-    format_reason = "short irregular rows (mean " + std::to_string(stats_.mean).substr(0, 5) + " < " +
-                    std::to_string(Traits::short_rows_sell_max_mean).substr(0, 4) + ", cv " +
-                    std::to_string(stats_.cv).substr(0, 5) + " > " +
-                    std::to_string(Traits::short_rows_sell_min_cv).substr(0, 4) + "): " +
-                    sell_within(caller_limit ? limit : std::max(limit, Traits::sell_memory_limit_irregular),
-                                std::string());
   } else {
     format_ = Format::csr;
     format_reason = "host default: CSR";
