@@ -96,17 +96,19 @@ struct ExecTraits {
   /// CSR plan (exceptions in some runs: stencil7, skewed, tiled hep-th). R-MAT graphs are
   /// scattered too, but their SELL forms exceed the memory limit (padding 2.9).
   static constexpr double scattered_sell_spread = 0.1;
-  /// Two choices that are not rules, because the two CPUs measured disagree
-  /// (perf/results/2026-11-30-h200-r5/README.md):
-  /// - SELL-8 for short irregular rows: tile:hep-th (mean 3.8, cv 1.14) ran its best SELL plan
-  ///   at 0.72-0.92x the best CSR plan's time on the H200's Xeon host in seven runs, and at
-  ///   1.27-1.48x on the 2-core EPYC development VM in six;
-  /// - CSR team_per_row (a row's entries as vector lanes: independent partial sums) for R-MAT:
-  ///   1.11-1.18x faster than thread_per_row in the Xeon's final timings, 0.97-1.10x its time
-  ///   in the EPYC's sweeps.
-  /// The host code is built without -march (baseline x86-64), so the "SIMD lanes" of a host team
-  /// are independent sums that the compiler may or may not vectorize.
-  /// See the GPU's; unused where prefer_sell is false (the host never takes SELL by itself).
+  // Two choices that are not rules, because the two CPUs measured disagree
+  // (perf/results/2026-11-30-h200-r5/README.md, section 2):
+  // - SELL-8 for short irregular rows: tile:hep-th (mean 3.8, cv 1.14) ran its best SELL plan
+  //   at 0.72-0.95x the best CSR plan's time on the H200's Xeon host in ten sweeps, and at
+  //   1.27-1.65x on the 2-core EPYC development VM in eight;
+  // - CSR team_per_row (a row's entries as vector lanes: independent partial sums) for R-MAT:
+  //   thread_per_row ran at 1.108-1.204x the team plan in the Xeon's final timings, while the
+  //   team plan measured 0.97-1.10x thread_per_row's time in the EPYC's sweeps.
+  // The host code is built without -march (baseline x86-64), so the "vector lanes" of a host
+  // team are independent sums that the compiler may or may not vectorize.
+
+  /// See the GPU's; unused on a host, whose automatic format takes SELL only under
+  /// scattered_sell_spread, within sell_memory_limit.
   static constexpr double sell_memory_limit_irregular = 1.1;
   /// See the GPU's; 0 turns the irregular-rows allowance off.
   static constexpr double irregular_useful_share = 0.0;

@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   tune->add_option("--reps", to.reps, "timed samples per candidate (median)")->check(CLI::Range(1, 10000));
   tune->add_option("--min-sample-ms", to.min_sample_ms,
-                   "each sample a batch of back-to-back multiplies lasting at least this many milliseconds, one fence at "
+                   "each sample a batch of back-to-back multiplies calibrated to last about this many milliseconds, one fence at "
                    "its end, divided by its size (0: one multiply per sample)")
       ->check(CLI::Range(0.0, 10000.0))
       ->capture_default_str();

@@ -18,7 +18,7 @@ struct TuneCmdOptions {
   double budget_calls = 400;      ///< tuning budget in multiplies of the model's plan
   int min_candidates = 12;        ///< candidates the budgeted tune tries whatever the budget
   int reps = 7;                   ///< timed samples per candidate (median)
-  /// each sample a batch of multiplies lasting at least this long (pspmv::TuneOptions), in
+  /// each sample a batch of multiplies calibrated to last about this long (pspmv::TuneOptions), in
   /// every stage: the exhaustive search, the budgeted tune and the final timing
   double min_sample_ms = pspmv::TuneOptions{}.min_sample_seconds * 1e3;
   int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing

@@ -137,7 +137,7 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   {
     const auto small = pspmv::analyze<Exec>(pspmv::generate_even<double, std::int64_t>(64));
     const auto t0 = std::chrono::steady_clock::now();
-    const double per_call = pspmv::detail::time_multiply(small, 3, 0.02);
+    const double per_call = pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 1, 0.02).at(0);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_GE(wall, 0.04);
     EXPECT_GT(per_call, 0.0);
@@ -146,6 +146,9 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
     ASSERT_EQ(both.size(), 2u);
     EXPECT_GT(both[0], 0.0);
     EXPECT_THROW((pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 2, -1.0)), pspmv::InvalidArgument);
+    EXPECT_THROW((pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 2,
+                                                                      std::numeric_limits<double>::infinity())),
+                 pspmv::InvalidArgument);
   }
   // Candidates nearest the model's choice come first: the first differs from it in at most one
   // of format, mapping and schedule.

@@ -50,22 +50,26 @@ struct TuneOptions {
   std::int64_t expected_calls = 0;
   /// Timed samples per candidate (median taken), after one warm-up.
   int reps = 5;
-  /// Each timed sample is a batch of back-to-back multiplies lasting at least this long
-  /// (seconds), with one fence at its end, divided by the batch size: the throughput of
-  /// repeated calls, as an iterative solver makes them. On a matrix of microseconds per call,
-  /// samples of one fenced call each (reps x 5 us of data) time the fork/join and the wake-up
-  /// more than the kernel: on the H200's 16-core host the fastest of such plans changed from
-  /// run to run (perf/results/2026-11-30-h200-r4/). 0: one multiply per sample. A matrix whose
-  /// multiply takes longer than this is timed one call per sample, as before.
+  /// Each timed sample is a batch of back-to-back multiplies with one fence at its end,
+  /// divided by the batch size: the throughput of repeated calls, as an iterative solver makes
+  /// them. The batch size is calibrated before the samples so that a batch lasts about this
+  /// long (seconds; at most 100000 multiplies a batch). One fenced call per sample (0) puts the
+  /// timer and the fence into every sample and gives a 5 us matrix reps x 5 us of data; with
+  /// batches, the fork/join of every call stays in (a host launch is synchronous). On the
+  /// H200's host the two methods gave the same counts within run-to-run variation
+  /// (perf/results/2026-11-30-h200-r5/); the batch is kept as the method of measurement. A
+  /// multiply longer than this is timed one call per sample.
+  /// The calibration adds about two samples per candidate to the cost.
   double min_sample_seconds = 5e-4;
   /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
   bool exhaustive = false;
   /// After the sweep, the fastest `confirm` candidates (the model's plan among them when it
   /// is one) are timed again in `rounds` interleaved rounds, and the fastest by the median of
   /// round medians wins: one noisy sweep measurement cannot pick the plan. 1: no confirmation.
-  /// The confirmation is outside the budget: at most confirm x rounds x (reps + 1) multiplies.
+  /// The confirmation is outside the budget: confirm x rounds x (a warm-up, the calibration and
+  /// reps samples).
   int confirm = 3;
-  /// Interleaved rounds of the confirmation (each a median of `reps` multiplies per plan).
+  /// Interleaved rounds of the confirmation (each a median of `reps` samples per plan).
   int rounds = 3;
 };
 
@@ -190,14 +194,15 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, doubl
 
 /// Times several plans of one matrix in `rounds` interleaved rounds (plan 0, 1, ..., then
 /// again), each round a median of `reps` samples of multiplies y = A x (x = 1) after a warm-up
-/// (each sample a batch lasting at least min_sample_seconds; see TuneOptions), and returns each
+/// (each sample a batch calibrated to last about min_sample_seconds; see TuneOptions; its
+/// default is TuneOptions' 0.5 ms, where detail::time_multiply's is one call), and returns each
 /// plan's median of its round medians in seconds per multiply: drifts of the machine (clocks,
 /// other load) then fall on every plan alike.
-/// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds < 0.
+/// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
                                      int rounds, double min_sample_seconds = TuneOptions{}.min_sample_seconds) {
-  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0))
+  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
     throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
                           std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
                           std::to_string(min_sample_seconds));
@@ -217,15 +222,21 @@ std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Val
 /// returned. Candidates that analyze() rejects for this matrix (e.g. a launch size beyond the
 /// device) are skipped.
 /// Shapes: A is a validated host CSR matrix; the returned plan multiplies x (ncols) into y (nrows).
-/// @throws as analyze() for the model's plan; InvalidArgument for a negative budget or reps < 1.
+/// The budget in calls (budget_calls x one multiply of the model's plan) is spent after the
+/// first few candidates of a matrix whose multiply is shorter than min_sample_seconds; then
+/// min_candidates decides how many are tried.
+/// @throws as analyze() for the model's plan; InvalidArgument for a negative budget,
+/// min_candidates or min_sample_seconds, an infinite min_sample_seconds, or reps, confirm or
+/// rounds < 1.
 template <class ExecSpace, class Value, class Offset>
 TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
                                           const TuneOptions& tune_options = {}) {
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
       tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0 ||
-      !(tune_options.min_sample_seconds >= 0))
+      !(tune_options.min_sample_seconds >= 0) || !std::isfinite(tune_options.min_sample_seconds))
     throw InvalidArgument(
-        "TuneOptions: budgets, min_candidates and min_sample_seconds must be >= 0, and reps, confirm and rounds >= 1");
+        "TuneOptions: budgets, min_candidates and min_sample_seconds must be >= 0 (min_sample_seconds finite), and "
+        "reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Plan<ExecSpace, Value, Offset> model(A, options);

@@ -120,7 +120,7 @@ LaunchChoice choose_launch(const RowStats& s, const LaneSlots& ls, const Offset*
                percent(team > 0 ? static_cast<double>(s.nnz) / static_cast<double>(team) : 1.0) + " useful)";
   } else {
     c.mapping = Mapping::thread_per_row;
-    c.reason = "host: thread_per_row (a host team is one thread; its lanes are SIMD lanes)";
+    c.reason = "host: thread_per_row (a host team is one thread; its vector lanes are partial sums)";
   }
   if (o.schedule) {
     c.schedule = *o.schedule;
