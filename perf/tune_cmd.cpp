@@ -13,7 +13,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   using PlanT = pspmv::Plan<Exec, Value, std::int64_t>;
   const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
   std::cerr << fmt::format(
-      "pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds (samples of >= {} ms)\n",
+      "pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds (samples of about {} ms)\n",
       in.name, precision, Exec().name(), o.rounds, o.min_sample_ms);
   pspmv::TuneOptions exhaustive;
   exhaustive.exhaustive = true;
