@@ -1,4 +1,4 @@
-// pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare`; see `pspmv --help`.
+// pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare | calibrate`; see `pspmv --help`.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +12,7 @@
 #include "compare.hpp"
 #include "tune_cmd.hpp"
 #include "inputs.hpp"
+#include "pspmv/profile_json.hpp"
 #include "peers/kokkos_kernels.hpp"
 
 #include "pspmv_build_commit.hpp"  // PSPMV_BUILD_COMMIT, written at build time
@@ -149,6 +150,11 @@ int main(int argc, char** argv) {
   bench->add_option("--schedule", schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing (default: all)");
   bench->add_option("--precision", precisions, "f64 | f32 (default: both)");
   bench->add_option("--space", bo.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
+  std::string bench_profile;
+  bench->add_option("--profile", bench_profile,
+                    "machine profile of `pspmv calibrate` for the auto variant (host spaces; large matrices take the "
+                    "nearest probe's format and mapping)")
+      ->check(CLI::ExistingFile);
   bench->add_option("--reps", bo.reps, "timed repetitions (median and min reported)")->check(CLI::Range(1, 100000));
   bench->add_option("--warmups", bo.warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
   bench->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")->check(CLI::NonNegativeNumber);
@@ -202,6 +208,34 @@ int main(int argc, char** argv) {
                    "(median of round medians)")
       ->check(CLI::Range(1, 1000));
   tune->add_option("--json", tune_json, "write the results as JSON to this file ('-' for standard output)");
+  std::string tune_profile;
+  tune->add_option("--profile", tune_profile,
+                   "machine profile of `pspmv calibrate` given to the model (host spaces; large matrices take the "
+                   "nearest probe's format and mapping)")
+      ->check(CLI::ExistingFile);
+
+  // calibrate
+  auto* calib = app.add_subcommand(
+      "calibrate", "Measure this machine's host space on synthetic probe matrices and write a machine profile "
+                   "(pspmv::calibrate; read back with --profile): CSR thread_per_row vs team_per_row vs SELL per probe");
+  pspmv::CalibrateOptions cal;
+  std::vector<std::string> cal_precisions{"f64"};
+  std::string cal_out;
+  std::int64_t cal_probe_mib = cal.probe_bytes >> 20;
+  double cal_min_sample_ms = cal.min_sample_seconds * 1e3;
+  calib->add_option("-o,--out", cal_out, "profile file to write (JSON)")->required();
+  calib->add_option("--precision", cal_precisions, "f64 | f32 (default: f64; both: f64,f32)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f64", "f32"}));
+  calib->add_option("--probe-mib", cal_probe_mib, "CSR size of each probe matrix, MiB")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 16))
+      ->capture_default_str();
+  calib->add_option("--reps", cal.reps, "timed samples per plan and round (median)")->check(CLI::Range(1, 10000));
+  calib->add_option("--rounds", cal.rounds, "interleaved rounds (median of round medians)")->check(CLI::Range(1, 1000));
+  calib->add_option("--min-sample-ms", cal_min_sample_ms, "each sample a batch of multiplies lasting about this long")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->capture_default_str();
+  calib->add_option("--machine", cal.machine, "description stored in the profile (default: host name, CPU, threads)");
 
   // compare
   auto* compare = app.add_subcommand(
@@ -299,7 +333,31 @@ int main(int argc, char** argv) {
         pspmv::write_matrix_market(gen_out, in.A);
         std::cerr << fmt::format("wrote {} ({} x {}, nnz {})\n", gen_out, in.A.nrows, in.A.ncols, in.A.nnz());
       }
+    } else if (*calib) {
+      cal.probe_bytes = cal_probe_mib << 20;
+      cal.min_sample_seconds = cal_min_sample_ms * 1e-3;
+      if (cal.machine.empty()) cal.machine = machine_description();
+      cal.progress = [](const std::string& line) { std::cout << "  " << line << std::endl; };
+      using Host = Kokkos::DefaultHostExecutionSpace;
+      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB on {} ({} threads)\n",
+                               pspmv::detail::probe_recipes().size(), cal_probe_mib, Host().name(),
+                               Host().concurrency());
+      pspmv::MachineProfile prof;
+      for (const auto& p : cal_precisions) {
+        std::cout << p << ":\n";
+        auto one = p == "f64" ? pspmv::calibrate<Host, double>(cal) : pspmv::calibrate<Host, float>(cal);
+        if (prof.probes.empty()) {
+          prof = std::move(one);
+        } else {
+          prof.probes.insert(prof.probes.end(), one.probes.begin(), one.probes.end());
+        }
+      }
+      pspmv::write_profile(cal_out, prof);
+      std::cout << fmt::format("wrote {}: a large matrix (>= {} MiB of CSR) takes team_per_row where its nearest "
+                               "probe's thread/team ratio >= {}, SELL where CSR/SELL >= {}\n",
+                               cal_out, prof.min_csr_bytes >> 20, prof.min_gain, prof.min_gain);
     } else if (*tune) {
+      if (!tune_profile.empty()) to.profile = pspmv::read_profile(tune_profile);
       if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");
       const auto inputs = pspmv_cli::gather(tune_files, tune_gens);
       std::string cmd;
@@ -328,6 +386,7 @@ int main(int argc, char** argv) {
       return pspmv_cli::run_compare(inputs, co);
     } else if (*bench) {
       if (bench_files.empty() && bench_gens.empty()) throw pspmv::InvalidArgument("bench: give FILEs or --gen SPEC");
+      if (!bench_profile.empty()) bo.base.profile = pspmv::read_profile(bench_profile);
       if (!formats.empty()) {
         bo.formats.clear();
         for (const auto& f : formats) bo.formats.push_back(pspmv::parse_format(f));

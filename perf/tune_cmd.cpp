@@ -19,18 +19,20 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   exhaustive.exhaustive = true;
   exhaustive.reps = o.reps;
   exhaustive.min_sample_seconds = o.min_sample_ms * 1e-3;
-  const auto ex = pspmv::tune<Exec>(A, {}, exhaustive);
+  pspmv::AnalyzeOptions base;
+  base.profile = o.profile;
+  const auto ex = pspmv::tune<Exec>(A, base, exhaustive);
   pspmv::TuneOptions budgeted;
   budgeted.budget_calls = o.budget_calls;
   budgeted.min_candidates = o.min_candidates;
   budgeted.reps = o.reps;
   budgeted.min_sample_seconds = o.min_sample_ms * 1e-3;
-  const auto tu = pspmv::tune<Exec>(A, {}, budgeted);
+  const auto tu = pspmv::tune<Exec>(A, base, budgeted);
   // The final ratios come from one set of interleaved rounds over the four plans that matter:
   // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed among
   // its 3 fastest), and plain CSR (the unplanned call, for the break-even); "best" is the
   // fastest of the four there.
-  const PlanT model(A, {});
+  const PlanT model(A, base);
   pspmv::AnalyzeOptions fixed;
   fixed.selection = pspmv::Selection::fixed;
   const PlanT baseline = pspmv::analyze<Exec>(A, fixed);
@@ -92,6 +94,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"baseline_csr_s", t_base},
           {"break_even_calls", break_even},
           {"rounds", o.rounds},
+          {"profile", o.profile ? o.profile->machine + " (" + o.profile->created + ")" : std::string()},
           {"min_sample_seconds", o.min_sample_ms * 1e-3},
           {"reps", o.reps},
           {"exhaustive", tried}};

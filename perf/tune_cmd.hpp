@@ -2,6 +2,7 @@
 // `pspmv tune`: the model's plan, the tuned plan (within a budget) and the exhaustive best of
 // every input, measured in one process, with the analysis cost and break-even calls.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct TuneCmdOptions {
   /// every stage: the exhaustive search, the budgeted tune and the final timing
   double min_sample_ms = pspmv::TuneOptions{}.min_sample_seconds * 1e3;
   int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
+  /// machine profile (pspmv calibrate) given to the model, the budgeted tune and the exhaustive
+  /// search; empty: the compile-time model
+  std::shared_ptr<const pspmv::MachineProfile> profile;
 };
 
 /// Runs the evaluation for every input; prints a table to stdout and progress to stderr.

@@ -1,0 +1,117 @@
+#pragma once
+/// @file profile.hpp
+/// A machine profile: what `pspmv calibrate` (pspmv::calibrate, calibrate.hpp) measured on one
+/// machine, which analyze() reads (AnalyzeOptions::profile) for the choices that a host's
+/// compile-time ExecTraits cannot make, because CPUs disagree on them.
+///
+/// The method is OSKI's (R. Vuduc, J. Demmel, K. Yelick, "OSKI: A library of automatically tuned
+/// sparse matrix kernels", SciDAC 2005; R. Vuduc's thesis, UC Berkeley 2003, section 3): an
+/// offline benchmark of the machine on synthetic matrices, done once, combined at analysis time
+/// with the statistics of the user's matrix. Here the benchmark times, on each of a few large
+/// probe matrices, CSR thread_per_row, CSR team_per_row (a row's entries as a host team's vector
+/// lanes: independent partial sums) and SELL-C-sigma; analyze() gives a large matrix the
+/// choices measured on the probe nearest to it in row-length statistics.
+///
+/// Why: on the H200's 16-core Xeon host SELL ran tiled hep-th (mean 3.8, cv 1.14) at 0.72-0.95x
+/// the best CSR plan's time and CSR team_per_row beat thread_per_row on R-MAT graphs by
+/// 1.11-1.20x; on the 2-core EPYC development VM SELL ran the same matrix at 1.27-1.65x and
+/// team_per_row gained nothing (perf/results/2026-11-30-h200-r5/README.md, section 2).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pspmv/errors.hpp"
+#include "pspmv/row_stats.hpp"
+
+namespace pspmv {
+
+/// One probe matrix of a calibration and what was measured on it.
+struct ProfileProbe {
+  std::string name;         ///< e.g. "tile:rmat:12:4" (how calibrate() generated it)
+  int value_bytes = 8;      ///< sizeof(Value) it was timed with: 8 (double) or 4 (float)
+  std::int64_t nrows = 0, nnz = 0;
+  double mean = 0;          ///< RowStats::mean (nonzeros per row)
+  double cv = 0;            ///< RowStats::cv (row-length coefficient of variation)
+  double col_spread = 0;    ///< RowStats::col_spread (0: diagonal, ~1/3: uniformly random columns)
+  /// Measured time ratios (medians of interleaved rounds; > 1: the second plan is faster):
+  double team_gain = 0;     ///< CSR thread_per_row time / CSR team_per_row time
+  double sell_gain = 0;     ///< best CSR time / SELL time (0: SELL exceeded the memory limit, not timed)
+  double sell_bytes_ratio = 0;  ///< SELL bytes / CSR bytes of the probe
+  double csr_thread_seconds = 0, csr_team_seconds = 0, sell_seconds = 0;  ///< per multiply, seconds
+};
+
+/// A machine profile: the probes of one calibration and the rules that apply them.
+/// @see calibrate() (calibrate.hpp), read_profile()/write_profile() (profile_json.hpp)
+struct MachineProfile {
+  std::string machine;       ///< free text: the CPU and how it was run (calibrate() fills in what it knows)
+  std::string space;         ///< ExecSpace().name() it was measured on, e.g. "OpenMP"
+  int concurrency = 0;       ///< ExecSpace().concurrency() it was measured at (threads)
+  std::string created;       ///< when and by what (free text)
+  /// Matrices with at least this many CSR bytes take the profile's choices; smaller ones keep
+  /// the compile-time model (the probes are far beyond the caches; a small matrix is not).
+  std::int64_t min_csr_bytes = std::int64_t{32} << 20;
+  /// A probe's measured gain must reach this factor for analyze() to take the choice it favours
+  /// (team_per_row over thread_per_row, SELL over CSR): below it, the choice is within noise.
+  double min_gain = 1.05;
+  /// The nearest probe is used only within this feature distance (see distance()); farther
+  /// matrices keep the compile-time model.
+  double max_distance = 1.0;
+  /// Where SELL ran the nearest probe faster, SELL may take up to this factor of the CSR bytes
+  /// (unless the caller set AnalyzeOptions::sell_memory_limit), as the GPU's irregular rows may
+  /// (ExecTraits<Cuda>::sell_memory_limit_irregular): SELL-8 of tiled hep-th needs 1.103x.
+  /// calibrate() times SELL on the probes whose SELL fits within it.
+  double sell_memory_limit = 1.25;
+  /// Column spread from which a matrix counts as scattered (ExecTraits' scattered_sell_spread).
+  double scattered_spread = 0.1;
+  std::vector<ProfileProbe> probes;
+
+  /// Feature distance between a matrix and a probe: |log2 of the mean-length ratio| +
+  /// |log2 of the (1 + cv) ratio| + 2 if one has scattered columns and the other not. 1.0 is,
+  /// for example, a mean twice the probe's at the same cv and locality.
+  double distance(const RowStats& s, const ProfileProbe& p) const {
+    const double m = std::max(s.mean, 1e-3), pm = std::max(p.mean, 1e-3);
+    const bool scattered = s.col_spread >= scattered_spread, pscattered = p.col_spread >= scattered_spread;
+    return std::fabs(std::log2(m / pm)) + std::fabs(std::log2((1 + s.cv) / (1 + p.cv))) +
+           (scattered != pscattered ? 2.0 : 0.0);
+  }
+
+  /// The probe nearest to a matrix of these statistics among those timed with value_bytes, or
+  /// nullptr if none lies within max_distance or the matrix has fewer than min_csr_bytes.
+  /// `dist`, when given, receives the distance of the probe returned.
+  const ProfileProbe* nearest(const RowStats& s, int value_bytes, std::int64_t csr_bytes,
+                              double* dist = nullptr) const {
+    if (csr_bytes < min_csr_bytes) return nullptr;
+    const ProfileProbe* best = nullptr;
+    double d_best = 0;
+    for (const auto& p : probes) {
+      if (p.value_bytes != value_bytes) continue;
+      const double d = distance(s, p);
+      if (d <= max_distance && (best == nullptr || d < d_best)) {
+        best = &p;
+        d_best = d;
+      }
+    }
+    if (dist) *dist = d_best;
+    return best;
+  }
+
+  /// Throws unless the profile was measured on this execution space at this concurrency: a
+  /// 16-thread profile says nothing about 2 threads.
+  /// @throws InvalidArgument naming both spaces or both thread counts.
+  void check(const std::string& space_name, int threads) const {
+    if (space_name != space || threads != concurrency)
+      throw InvalidArgument("machine profile (" + machine + ") was calibrated on " + space + " with " +
+                            std::to_string(concurrency) + " threads; this plan runs on " + space_name + " with " +
+                            std::to_string(threads) + " threads: run `pspmv calibrate` for this configuration");
+    if (!(min_gain >= 1) || !(max_distance >= 0) || min_csr_bytes < 0 || !(sell_memory_limit >= 1))
+      throw InvalidArgument("machine profile (" + machine + "): min_gain and sell_memory_limit must be >= 1, "
+                            "max_distance >= 0 and min_csr_bytes >= 0, got " + std::to_string(min_gain) + ", " +
+                            std::to_string(sell_memory_limit) + ", " + std::to_string(max_distance) + ", " +
+                            std::to_string(min_csr_bytes));
+  }
+};
+
+}  // namespace pspmv

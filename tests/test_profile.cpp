@@ -1,0 +1,240 @@
+// Machine profiles (pspmv calibrate): the nearest probe, analyze() taking its choices, the
+// checks of a profile against the machine, the JSON file, and calibrate() itself.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include "pspmv/profile_json.hpp"
+#include "pspmv/pspmv.hpp"
+#include "test_util.hpp"
+
+namespace {
+
+using Host = Kokkos::DefaultHostExecutionSpace;
+using pspmv_test::matches_reference;
+using pspmv_test::reference_spmv;
+
+pspmv::ProfileProbe probe(const std::string& name, double mean, double cv, double spread, double team_gain,
+                          double sell_gain) {
+  pspmv::ProfileProbe p;
+  p.name = name;
+  p.value_bytes = 8;
+  p.mean = mean;
+  p.cv = cv;
+  p.col_spread = spread;
+  p.team_gain = team_gain;
+  p.sell_gain = sell_gain;
+  return p;
+}
+
+pspmv::MachineProfile profile_for_this_host() {
+  pspmv::MachineProfile m;
+  m.machine = "test";
+  m.space = Host().name();
+  m.concurrency = Host().concurrency();
+  m.min_csr_bytes = 0;  // every matrix counts as large here
+  m.probes = {probe("regular-local", 7, 0.05, 0.005, 1.0, 1.0), probe("irregular-local", 4, 1.2, 0.002, 1.0, 1.0),
+              probe("scattered", 12, 0.6, 0.33, 1.0, 1.0)};
+  return m;
+}
+
+pspmv::RowStats stats(double mean, double cv, double spread) {
+  pspmv::RowStats s;
+  s.mean = mean;
+  s.cv = cv;
+  s.col_spread = spread;
+  return s;
+}
+
+// y = A x on the plan against the long-double reference.
+template <class PlanT>
+::testing::AssertionResult multiplies_correctly(const PlanT& plan, const pspmv::HostCsr<double, std::int64_t>& A) {
+  std::vector<double> x(A.ncols), y0(A.nrows, 0.0), want, scale;
+  for (std::int32_t j = 0; j < A.ncols; ++j) x[j] = 1.0 + (j % 7) * 0.25;
+  reference_spmv(A, 1.0, x, 0.0, y0, want, scale);
+  typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
+  auto hx = Kokkos::create_mirror_view(dx);
+  for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = x[j];
+  Kokkos::deep_copy(dx, hx);
+  plan.multiply(1.0, dx, 0.0, dy);
+  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dy);
+  std::vector<double> got(hy.data(), hy.data() + A.nrows);
+  return matches_reference(A, got, want, scale);
+}
+
+TEST(Profile, NearestProbeByRowStatistics) {
+  const auto m = profile_for_this_host();
+  double d = -1;
+  const auto* p = m.nearest(stats(3.8, 1.1, 0.001), 8, 1 << 30, &d);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->name, "irregular-local");
+  EXPECT_LT(d, 0.2);
+  // Same lengths, scattered columns: the scattered probe, 2 farther for locality alone.
+  p = m.nearest(stats(10, 0.6, 0.3), 8, 1 << 30, &d);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->name, "scattered");
+  EXPECT_EQ(m.nearest(stats(7, 0.05, 0.3), 8, 1 << 30), nullptr) << "local probes are 2 away from scattered columns";
+  EXPECT_EQ(m.nearest(stats(200, 0.1, 0.001), 8, 1 << 30), nullptr) << "far beyond every probe";
+  EXPECT_EQ(m.nearest(stats(7, 0.05, 0.005), 4, 1 << 30), nullptr) << "no probe timed in float";
+  auto big_only = m;
+  big_only.min_csr_bytes = 1 << 20;
+  EXPECT_EQ(big_only.nearest(stats(7, 0.05, 0.005), 8, (1 << 20) - 1), nullptr) << "below min_csr_bytes";
+  EXPECT_NE(big_only.nearest(stats(7, 0.05, 0.005), 8, 1 << 20), nullptr);
+}
+
+TEST(Profile, AnalyzeTakesTheNearestProbesChoices) {
+  // A 3D 7-point stencil: mean 6.4 at this size, cv 0.13, local columns: near "regular-local".
+  const auto A = pspmv::generate_stencil<double, std::int64_t>(12, 12, 12, 7);
+  auto m = profile_for_this_host();
+  pspmv::AnalyzeOptions o;
+
+  // Neither gain reaches min_gain: the host default, CSR thread_per_row, with the reason.
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  auto plan = pspmv::analyze<Host>(A, o);
+  EXPECT_EQ(plan.format(), pspmv::Format::csr);
+  EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row);
+  EXPECT_NE(plan.reason().find("nearest probe regular-local"), std::string::npos) << plan.reason();
+  EXPECT_NE(plan.reason().find("team_per_row's gain 1.000 < 1.05"), std::string::npos) << plan.reason();
+
+  // team_per_row measured 1.2x faster there: team_per_row at the default vector length.
+  m.probes[0].team_gain = 1.2;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  plan = pspmv::analyze<Host>(A, o);
+  EXPECT_EQ(plan.format(), pspmv::Format::csr);
+  EXPECT_EQ(plan.mapping(), pspmv::Mapping::team_per_row);
+  EXPECT_EQ(plan.launch().vector_length, pspmv::ExecTraits<Host>::simd_lanes<double>());
+  EXPECT_NE(plan.reason().find("ran it 1.200x faster than thread_per_row"), std::string::npos) << plan.reason();
+  EXPECT_TRUE(multiplies_correctly(plan, A));
+  // A mapping the caller set wins over the profile.
+  auto forced = o;
+  forced.mapping = pspmv::Mapping::thread_per_row;
+  EXPECT_EQ(pspmv::analyze<Host>(A, forced).mapping(), pspmv::Mapping::thread_per_row);
+
+  // SELL measured 1.3x faster there: SELL (its bytes fit the profile's limit of 1.25x).
+  m.probes[0].sell_gain = 1.3;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  plan = pspmv::analyze<Host>(A, o);
+  EXPECT_EQ(plan.format(), pspmv::Format::sell) << plan.reason();
+  EXPECT_NE(plan.reason().find("SELL ran it 1.300x faster than CSR"), std::string::npos) << plan.reason();
+  EXPECT_TRUE(multiplies_correctly(plan, A));
+  // ... unless the caller's memory limit is below its bytes.
+  auto tight = o;
+  tight.sell_memory_limit = 1.0;
+  EXPECT_EQ(pspmv::analyze<Host>(A, tight).format(), pspmv::Format::csr);
+
+  // A matrix below min_csr_bytes keeps the compile-time model, untouched by the profile.
+  m.min_csr_bytes = static_cast<std::int64_t>(A.bytes()) + 1;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  plan = pspmv::analyze<Host>(A, o);
+  EXPECT_EQ(plan.reason().find("profile"), std::string::npos) << plan.reason();
+  EXPECT_EQ(plan.describe(), pspmv::analyze<Host>(A).describe());
+}
+
+TEST(Profile, RejectsAProfileOfAnotherMachine) {
+  const auto A = pspmv::generate_stencil<double, std::int64_t>(8, 8, 8, 7);
+  auto m = profile_for_this_host();
+  m.concurrency += 1;
+  pspmv::AnalyzeOptions o;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  try {
+    (void)pspmv::analyze<Host>(A, o);
+    FAIL() << "a profile of another thread count was accepted";
+  } catch (const pspmv::InvalidArgument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(std::to_string(m.concurrency) + " threads"), std::string::npos) << what;
+    EXPECT_NE(what.find(std::to_string(Host().concurrency()) + " threads"), std::string::npos) << what;
+  }
+  m = profile_for_this_host();
+  m.min_gain = 0.5;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  EXPECT_THROW((void)pspmv::analyze<Host>(A, o), pspmv::InvalidArgument);
+}
+
+TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
+  auto m = profile_for_this_host();
+  m.probes[1].nrows = 123;
+  m.probes[1].sell_seconds = 2.5e-3;
+  const std::string path = ::testing::TempDir() + "pspmv_profile_test.json";
+  pspmv::write_profile(path, m);
+  const auto back = pspmv::read_profile(path);
+  EXPECT_EQ(back->space, m.space);
+  EXPECT_EQ(back->concurrency, m.concurrency);
+  EXPECT_EQ(back->min_csr_bytes, m.min_csr_bytes);
+  ASSERT_EQ(back->probes.size(), m.probes.size());
+  EXPECT_EQ(back->probes[1].name, "irregular-local");
+  EXPECT_EQ(back->probes[1].nrows, 123);
+  EXPECT_DOUBLE_EQ(back->probes[1].cv, 1.2);
+  EXPECT_DOUBLE_EQ(back->probes[1].sell_seconds, 2.5e-3);
+
+  auto expect_parse_error = [&](const std::string& text, const std::string& needle) {
+    {
+      std::ofstream out(path);
+      out << text;
+    }
+    try {
+      (void)pspmv::read_profile(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const pspmv::ParseError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(path), std::string::npos) << what;
+      EXPECT_NE(what.find(needle), std::string::npos) << what;
+    }
+  };
+  expect_parse_error("{\"format\": \"pspmv machine profile 1\", ", "parse error");
+  expect_parse_error("{\"format\": \"something else\"}", "not a pspmv machine profile");
+  expect_parse_error("{\"format\": \"pspmv machine profile 1\", \"space\": \"OpenMP\"}", "concurrency");
+  std::remove(path.c_str());
+  EXPECT_THROW((void)pspmv::read_profile(path), pspmv::ParseError);
+}
+
+TEST(Calibrate, MeasuresEveryProbe) {
+  pspmv::CalibrateOptions c;
+  c.probe_bytes = std::int64_t{1} << 20;
+  c.reps = 1;
+  c.rounds = 1;
+  c.min_sample_seconds = 0;
+  int lines = 0;
+  c.progress = [&](const std::string&) { ++lines; };
+  const auto m = pspmv::calibrate<Host, double>(c);
+  EXPECT_EQ(m.space, Host().name());
+  EXPECT_EQ(m.concurrency, Host().concurrency());
+  ASSERT_EQ(m.probes.size(), pspmv::detail::probe_recipes().size());
+  EXPECT_EQ(lines, static_cast<int>(m.probes.size()));
+  std::set<std::string> names;
+  for (const auto& p : m.probes) {
+    names.insert(p.name);
+    EXPECT_EQ(p.value_bytes, 8);
+    EXPECT_GT(p.nnz, 0) << p.name;
+    EXPECT_GT(p.csr_thread_seconds, 0) << p.name;
+    EXPECT_GT(p.csr_team_seconds, 0) << p.name;
+    EXPECT_NEAR(p.team_gain, p.csr_thread_seconds / p.csr_team_seconds, 1e-12) << p.name;
+    if (p.sell_bytes_ratio <= m.sell_memory_limit) {
+      EXPECT_GT(p.sell_seconds, 0) << p.name;
+      EXPECT_NEAR(p.sell_gain, std::min(p.csr_thread_seconds, p.csr_team_seconds) / p.sell_seconds, 1e-12) << p.name;
+    } else {
+      EXPECT_EQ(p.sell_gain, 0) << p.name << " has SELL over the limit, so it was not timed";
+    }
+    // The probes span what they claim: each family's statistics.
+    if (p.name.rfind("stencil", 0) == 0) {
+      EXPECT_LT(p.cv, 0.25) << p.name;
+      EXPECT_LT(p.col_spread, m.scattered_spread) << p.name;
+    } else if (p.name.rfind("random", 0) == 0 || p.name.rfind("rmat", 0) == 0) {
+      EXPECT_GT(p.col_spread, 0.3) << p.name;
+    } else {
+      EXPECT_EQ(p.name.rfind("tile:rmat", 0), 0u) << p.name;
+      EXPECT_LT(p.col_spread, m.scattered_spread) << p.name;  // local by the profile's own measure
+      EXPECT_GT(p.cv, 0.7) << p.name;
+    }
+  }
+  EXPECT_EQ(names.size(), m.probes.size()) << "probe names must be distinct";
+  pspmv::CalibrateOptions tiny = c;
+  tiny.probe_bytes = 1000;
+  EXPECT_THROW((void)(pspmv::calibrate<Host, double>(tiny)), pspmv::InvalidArgument);
+  if constexpr (pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu)
+    EXPECT_THROW((void)(pspmv::calibrate<Kokkos::DefaultExecutionSpace, double>(c)), pspmv::InvalidArgument);
+}
+
+}  // namespace
