@@ -353,9 +353,10 @@ int main(int argc, char** argv) {
         }
       }
       pspmv::write_profile(cal_out, prof);
-      std::cout << fmt::format("wrote {}: a large matrix (>= {} MiB of CSR) takes team_per_row where its nearest "
-                               "probe's thread/team ratio >= {}, SELL where CSR/SELL >= {}\n",
-                               cal_out, prof.min_csr_bytes >> 20, prof.min_gain, prof.min_gain);
+      std::cout << fmt::format("wrote {}: a matrix of >= {} MiB of CSR takes team_per_row, or SELL, where the "
+                               "probes within distance {} of its row statistics ran it >= {}x faster (weighted "
+                               "geometric mean)\n",
+                               cal_out, prof.min_csr_bytes >> 20, prof.max_distance, prof.min_gain);
     } else if (*tune) {
       if (!tune_profile.empty()) to.profile = pspmv::read_profile(tune_profile);
       if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");

@@ -185,21 +185,24 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   if (Traits::scattered_sell_spread > 0)  // only a rule that uses it pays for the pass over col_idx
     stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   lane_slots_ = compute_lane_slots(A.row_ptr.data(), A.nrows, Traits::model_lane_width);
-  // Machine profile (pspmv calibrate, profile.hpp): the probe nearest to this matrix, if any.
-  const ProfileProbe* probe = nullptr;
+  // Machine profile (pspmv calibrate, profile.hpp): the gains its probes predict for this matrix.
+  MachineProfile::Estimate profile_est;
   std::string profile_reason;
   if (options.profile) {
     options.profile->check(ExecSpace().name(), ExecSpace().concurrency());
     if (stats_.col_spread < 0)
       stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
-    double d = 0;
-    probe = options.profile->nearest(stats_, static_cast<int>(sizeof(Value)), static_cast<std::int64_t>(csr_bytes_), &d);
-    if (probe)
-      profile_reason = "machine profile (" + options.profile->machine + "): nearest probe " + probe->name + " (mean " +
-                       std::to_string(probe->mean).substr(0, 5) + ", cv " + std::to_string(probe->cv).substr(0, 4) +
-                       ", spread " + std::to_string(probe->col_spread).substr(0, 5) + "; distance " +
-                       std::to_string(d).substr(0, 4) + ")";
+    profile_est = options.profile->estimate(stats_, static_cast<int>(sizeof(Value)), static_cast<std::int64_t>(csr_bytes_));
+    if (profile_est.nearest)
+      profile_reason = "machine profile (" + options.profile->machine + "): " + std::to_string(profile_est.probes) +
+                       " probe(s) within distance " + std::to_string(options.profile->max_distance).substr(0, 4) +
+                       ", nearest " + profile_est.nearest->name + " (mean " +
+                       std::to_string(profile_est.nearest->mean).substr(0, 5) + ", cv " +
+                       std::to_string(profile_est.nearest->cv).substr(0, 4) + ", spread " +
+                       std::to_string(profile_est.nearest->col_spread).substr(0, 5) + "; distance " +
+                       std::to_string(profile_est.distance).substr(0, 4) + ")";
   }
+  const bool profiled = profile_est.nearest != nullptr;
 
   // Format: forced, or SELL where this space prefers it and it fits the memory limit.
   if (options.sigma < 0 || options.slice_height < 0)
@@ -238,17 +241,17 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   } else if (options.keep_permuted) {
     format_ = Format::sell;
     format_reason = "keep_permuted: SELL";
-  } else if (probe && probe->sell_gain >= options.profile->min_gain) {
-    format_reason = profile_reason + ": SELL ran it " + std::to_string(probe->sell_gain).substr(0, 5) +
+  } else if (profiled && profile_est.sell_gain >= options.profile->min_gain) {
+    format_reason = profile_reason + ": SELL ran them " + std::to_string(profile_est.sell_gain).substr(0, 5) +
                     "x faster than CSR; " +
                     sell_within(caller_limit ? limit : std::max(limit, options.profile->sell_memory_limit),
                                 " (the profile's limit)");
-  } else if (probe) {
+  } else if (profiled) {
     format_ = Format::csr;
     format_reason = profile_reason + ": CSR (" +
-                    (probe->sell_gain > 0 ? "SELL's gain " + std::to_string(probe->sell_gain).substr(0, 5) + " < " +
-                                                std::to_string(options.profile->min_gain).substr(0, 4)
-                                          : std::string("SELL exceeded the memory limit there")) +
+                    (profile_est.sell_gain > 0 ? "SELL's gain " + std::to_string(profile_est.sell_gain).substr(0, 5) +
+                                                     " < " + std::to_string(options.profile->min_gain).substr(0, 4)
+                                               : std::string("SELL exceeded the memory limit there")) +
                     ")";
   } else if (Traits::prefer_sell && !options.mapping &&
              detail::small_matrix_warp_per_row<Traits>(stats_, ExecSpace().concurrency())) {
@@ -276,20 +279,22 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     format_reason = "host default: CSR";
   }
   if (format_ == Format::sell) check_sell_parameters(C, sigma);
-  // The profile's mapping: team_per_row where it beat thread_per_row on the nearest probe.
-  const bool profile_team = probe && format_ == Format::csr && !options.mapping &&
-                            probe->team_gain >= options.profile->min_gain;
+  // The profile's mapping: team_per_row where it beat thread_per_row on the probes near this matrix.
+  const bool profile_team = profiled && format_ == Format::csr && !options.mapping &&
+                            profile_est.team_gain >= options.profile->min_gain;
   AnalyzeOptions launch_options = options;
   if (profile_team) launch_options.mapping = Mapping::team_per_row;
   choice_ = detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, A.row_ptr.data(), launch_options, format_,
                                                     format_ == Format::sell ? C : 0);
   if (profile_team) {
     const std::string forced = "mapping forced";
-    choice_.reason = "team_per_row (the profile's probe ran it " + std::to_string(probe->team_gain).substr(0, 5) +
-                     "x faster than thread_per_row)" + choice_.reason.substr(forced.size());
-  } else if (probe && format_ == Format::csr && !options.mapping) {
-    choice_.reason += " (the profile's probe: team_per_row's gain " + std::to_string(probe->team_gain).substr(0, 5) +
-                      " < " + std::to_string(options.profile->min_gain).substr(0, 4) + ")";
+    choice_.reason = "team_per_row (the profile's probes ran it " +
+                     std::to_string(profile_est.team_gain).substr(0, 5) + "x faster than thread_per_row)" +
+                     choice_.reason.substr(forced.size());
+  } else if (profiled && format_ == Format::csr && !options.mapping) {
+    choice_.reason += " (the profile's probes: team_per_row's gain " +
+                      std::to_string(profile_est.team_gain).substr(0, 5) + " < " +
+                      std::to_string(options.profile->min_gain).substr(0, 4) + ")";
   }
   choice_.reason = format_reason + "; " + choice_.reason;
   if (choice_.mapping == Mapping::team_per_row) {
