@@ -37,6 +37,7 @@ pspmv::MachineProfile profile_for_this_host() {
   m.space = Host().name();
   m.concurrency = Host().concurrency();
   m.min_csr_bytes = 0;  // every matrix counts as large here
+  m.prior_weight = 0;   // estimates from the probes in reach alone (EstimatePoolsTheProbesInReach tests the prior)
   m.probes = {probe("regular-local", 7, 0.05, 0.005, 1.0, 1.0), probe("irregular-local", 4, 1.2, 0.002, 1.0, 1.0),
               probe("scattered", 12, 0.6, 0.33, 1.0, 1.0)};
   return m;
@@ -108,6 +109,14 @@ TEST(Profile, EstimatePoolsTheProbesInReach) {
   EXPECT_GT(e.team_gain, 1.0);
   EXPECT_LT(e.team_gain, 1.2);
   EXPECT_DOUBLE_EQ(e.sell_gain, 0.8) << "only the probe that timed SELL counts for SELL";
+  // With the machine-wide prior (geometric means over all three probes; SELL over the two that
+  // timed it) at weight 1.
+  m.prior_weight = 1;
+  const auto ep = m.estimate(s, 8, 1 << 30);
+  const double gt = (std::log(1.2) + std::log(1.0) + std::log(1.0)) / 3, gs = (std::log(0.8) + std::log(1.0)) / 2;
+  EXPECT_NEAR(ep.team_gain, std::exp((w0 * std::log(1.2) + gt) / (w0 + w1 + 1)), 1e-12);
+  EXPECT_NEAR(ep.sell_gain, std::exp((w1 * std::log(0.8) + gs) / (w1 + 1)), 1e-12);
+  m.prior_weight = 0;
   // At a probe's own statistics its weight dominates.
   const auto at = m.estimate(stats(7, 0.05, 0.005), 8, 1 << 30);
   EXPECT_NEAR(at.team_gain, 1.2, 0.01);

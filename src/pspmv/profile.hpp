@@ -64,6 +64,12 @@ struct MachineProfile {
   /// Width h of the kernel that pools the probes' gains: a probe at distance d weighs
   /// exp(-(d / h)^2), so one at distance 0.5 counts e^-1 of one at distance 0.
   double bandwidth = 0.5;
+  /// Weight of the machine-wide gain (the geometric mean over all probes) in every estimate, in
+  /// units of one probe at distance 0: the estimate shrinks toward what the whole machine does
+  /// (empirical Bayes shrinkage, as in James-Stein estimation). Two calibrations of one machine
+  /// gave one probe's team_per_row gain within 4% (the 2-core EPYC VM) and 10% (the H200's Xeon
+  /// host) of each other, more than neighbouring probes differ (perf/results/2026-11-30-h200-r6/).
+  double prior_weight = 1.0;
   /// Where SELL ran the nearest probe faster, SELL may take up to this factor of the CSR bytes
   /// (unless the caller set AnalyzeOptions::sell_memory_limit), as the GPU's irregular rows may
   /// (ExecTraits<Cuda>::sell_memory_limit_irregular): SELL-8 of tiled hep-th needs 1.103x.
@@ -114,32 +120,32 @@ struct MachineProfile {
 
   /// Kernel regression of the probes' gains (Nadaraya-Watson): the weighted geometric mean over
   /// the probes timed with value_bytes within max_distance of the matrix, weight exp(-(d/h)^2),
-  /// h = bandwidth. One probe's measurement is noisy by a few percent; its neighbours' agreement
+  /// h = bandwidth, together with the machine-wide geometric mean at weight prior_weight. One
+  /// probe's measurement is noisy by several percent; its neighbours' and the machine's agreement
   /// is the signal. Empty (nearest == nullptr) below min_csr_bytes or with no probe in reach.
   Estimate estimate(const RowStats& s, int value_bytes, std::int64_t csr_bytes) const {
     Estimate e;
     e.nearest = nearest(s, value_bytes, csr_bytes, &e.distance);
     if (e.nearest == nullptr) return e;
     const double h = bandwidth > 0 ? bandwidth : 1e-9;
-    double wt = 0, lt = 0, ws = 0, ls = 0;
+    double wt = 0, lt = 0, ws = 0, ls = 0;  // local weights and weighted log gains
+    double gt = 0, gs = 0;                   // machine-wide log gains (sums), the prior
+    int nt = 0, ns = 0;
     for (const auto& p : probes) {
       if (p.value_bytes != value_bytes) continue;
+      if (p.team_gain > 0) gt += std::log(p.team_gain), ++nt;
+      if (p.sell_gain > 0) gs += std::log(p.sell_gain), ++ns;
       const double d = distance(s, p);
       if (d > max_distance) continue;
       const double w = std::exp(-(d / h) * (d / h));
       ++e.probes;
-      if (p.team_gain > 0) {
-        wt += w;
-        lt += w * std::log(p.team_gain);
-      }
-      if (p.sell_gain > 0) {
-        ws += w;
-        ls += w * std::log(p.sell_gain);
-      }
+      if (p.team_gain > 0) wt += w, lt += w * std::log(p.team_gain);
+      if (p.sell_gain > 0) ws += w, ls += w * std::log(p.sell_gain);
     }
-    // Far probes can underflow to weight 0: the nearest alone then decides.
-    e.team_gain = wt > 0 ? std::exp(lt / wt) : e.nearest->team_gain;
-    e.sell_gain = ws > 0 ? std::exp(ls / ws) : e.nearest->sell_gain;
+    // The prior joins an estimate that has local evidence (SELL: a probe in reach that timed it).
+    // Weights of far probes can underflow to 0: the nearest probe alone then decides.
+    e.team_gain = wt > 0 ? std::exp((lt + prior_weight * gt / nt) / (wt + prior_weight)) : e.nearest->team_gain;
+    e.sell_gain = ws > 0 ? std::exp((ls + prior_weight * gs / ns) / (ws + prior_weight)) : e.nearest->sell_gain;
     return e;
   }
 
@@ -152,9 +158,9 @@ struct MachineProfile {
                             std::to_string(concurrency) + " threads; this plan runs on " + space_name + " with " +
                             std::to_string(threads) + " threads: run `pspmv calibrate` for this configuration");
     if (!(min_gain >= 1) || !(max_distance >= 0) || min_csr_bytes < 0 || !(sell_memory_limit >= 1) ||
-        !(bandwidth > 0))
+        !(bandwidth > 0) || !(prior_weight >= 0))
       throw InvalidArgument("machine profile (" + machine + "): min_gain and sell_memory_limit must be >= 1, "
-                            "max_distance >= 0, bandwidth > 0 and min_csr_bytes >= 0, got " + std::to_string(min_gain) + ", " +
+                            "max_distance >= 0, bandwidth > 0, prior_weight >= 0 and min_csr_bytes >= 0, got " + std::to_string(min_gain) + ", " +
                             std::to_string(sell_memory_limit) + ", " + std::to_string(max_distance) + ", " +
                             std::to_string(min_csr_bytes));
   }

@@ -44,7 +44,7 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
   j = {{"format", "pspmv machine profile 1"}, {"machine", m.machine}, {"space", m.space},
        {"concurrency", m.concurrency}, {"created", m.created}, {"min_csr_bytes", m.min_csr_bytes},
-       {"min_gain", m.min_gain}, {"max_distance", m.max_distance}, {"bandwidth", m.bandwidth}, {"sell_memory_limit", m.sell_memory_limit},
+       {"min_gain", m.min_gain}, {"max_distance", m.max_distance}, {"bandwidth", m.bandwidth}, {"prior_weight", m.prior_weight}, {"sell_memory_limit", m.sell_memory_limit},
        {"scattered_spread", m.scattered_spread}, {"probes", m.probes}};
 }
 
@@ -59,6 +59,7 @@ inline void from_json(const nlohmann::json& j, MachineProfile& m) {
   j.at("min_gain").get_to(m.min_gain);
   j.at("max_distance").get_to(m.max_distance);
   m.bandwidth = j.value("bandwidth", 0.5);
+  m.prior_weight = j.value("prior_weight", 0.0);  // profiles written before the prior: none
   m.sell_memory_limit = j.value("sell_memory_limit", 1.25);
   j.at("scattered_spread").get_to(m.scattered_spread);
   j.at("probes").get_to(m.probes);
