@@ -230,6 +230,10 @@ int main(int argc, char** argv) {
   calib->add_option("--probe-mib", cal_probe_mib, "CSR size of each probe matrix, MiB")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 16))
       ->capture_default_str();
+  std::int64_t cal_small_kib = cal.small_probe_bytes >> 10;
+  calib->add_option("--small-probe-kib", cal_small_kib, "CSR size of each probe of the second set, within the caches, KiB (0: none)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 24))
+      ->capture_default_str();
   calib->add_option("--reps", cal.reps, "timed samples per plan and round (median)")->check(CLI::Range(1, 10000));
   calib->add_option("--rounds", cal.rounds, "interleaved rounds (median of round medians)")->check(CLI::Range(1, 1000));
   calib->add_option("--min-sample-ms", cal_min_sample_ms, "each sample a batch of multiplies lasting about this long")
@@ -335,13 +339,15 @@ int main(int argc, char** argv) {
       }
     } else if (*calib) {
       cal.probe_bytes = cal_probe_mib << 20;
+      cal.small_probe_bytes = cal_small_kib << 10;
       cal.min_sample_seconds = cal_min_sample_ms * 1e-3;
       if (cal.machine.empty()) cal.machine = machine_description();
       cal.progress = [](const std::string& line) { std::cout << "  " << line << std::endl; };
       using Host = Kokkos::DefaultHostExecutionSpace;
-      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB on {} ({} threads)\n",
-                               pspmv::detail::probe_recipes().size(), cal_probe_mib, Host().name(),
-                               Host().concurrency());
+      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB and {} of {} KiB on {} ({} threads)\n",
+                               pspmv::detail::probe_recipes().size(), cal_probe_mib,
+                               cal_small_kib > 0 ? pspmv::detail::probe_recipes().size() : 0, cal_small_kib,
+                               Host().name(), Host().concurrency());
       pspmv::MachineProfile prof;
       for (const auto& p : cal_precisions) {
         std::cout << p << ":\n";
@@ -353,10 +359,10 @@ int main(int argc, char** argv) {
         }
       }
       pspmv::write_profile(cal_out, prof);
-      std::cout << fmt::format("wrote {}: a matrix of >= {} MiB of CSR takes team_per_row, or SELL, where the "
-                               "probes within distance {} of its row statistics ran it >= {}x faster (weighted "
-                               "geometric mean)\n",
-                               cal_out, prof.min_csr_bytes >> 20, prof.max_distance, prof.min_gain);
+      std::cout << fmt::format("wrote {}: a matrix takes team_per_row, or SELL, where the probes within distance {} "
+                               "of its row statistics and size ran it >= {}x faster (weighted geometric mean, with "
+                               "the machine-wide one at weight {})\n",
+                               cal_out, prof.max_distance, prof.min_gain, prof.prior_weight);
     } else if (*tune) {
       if (!tune_profile.empty()) to.profile = pspmv::read_profile(tune_profile);
       if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");

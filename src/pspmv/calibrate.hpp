@@ -6,7 +6,7 @@
 /// AnalyzeOptions::profile.
 ///
 /// @code
-///   pspmv::CalibrateOptions c;                     // 12 probes of about 256 MiB of CSR each
+///   pspmv::CalibrateOptions c;                     // 12 probes of 256 MiB of CSR, 12 of 256 KiB
 ///   auto profile = std::make_shared<const pspmv::MachineProfile>(
 ///       pspmv::calibrate<Kokkos::DefaultHostExecutionSpace, double>(c));
 ///   pspmv::AnalyzeOptions o;
@@ -36,6 +36,10 @@ struct CalibrateOptions {
   /// CPUs in view (the H200 host's Xeon and the development EPYC have at most a few tens of MiB
   /// of L3). Each probe is then analyzed into three plans, so memory peaks near 4x this.
   std::int64_t probe_bytes = std::int64_t{256} << 20;
+  /// CSR bytes of a second set of the same probes within the caches (0: none): 256 KiB, the
+  /// size of a typical SuiteSparse matrix of the shared set (1 KB to 1 MB), where a launch takes
+  /// microseconds and fork/join and the row loop's overhead count, not bandwidth.
+  std::int64_t small_probe_bytes = std::int64_t{256} << 10;
   int reps = 7;       ///< timed samples per plan and round (median)
   int rounds = 5;     ///< interleaved rounds (median of the round medians)
   double min_sample_seconds = TuneOptions{}.min_sample_seconds;  ///< see TuneOptions
@@ -133,10 +137,10 @@ CalibrationProbe<Value> make_probe(std::size_t which, std::int64_t bytes, std::u
 /// within MachineProfile::sell_memory_limit of the CSR bytes) are analyzed with the
 /// model's schedule and timed in `rounds` interleaved rounds (time_interleaved); the probe
 /// records the ratios (ProfileProbe::team_gain, sell_gain) and its row statistics.
-/// Cost: twelve probes of about probe_bytes each, three plans each; on the H200's 16-core host
-/// about a minute at the defaults.
+/// Cost: twelve probes of about probe_bytes each and twelve of small_probe_bytes, three plans
+/// each; on the H200's 16-core host about 30 s at the defaults, on the 2-core EPYC VM about 2 min.
 /// @throws InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
-///         H200), for probe_bytes < 1 MiB, reps or rounds < 1, or a negative or infinite
+///         H200), for probe sizes below 64 KiB, reps or rounds < 1, or a negative or infinite
 ///         min_sample_seconds.
 template <class ExecSpace, class Value>
 MachineProfile calibrate(const CalibrateOptions& o = {}) {
@@ -145,9 +149,11 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
   if (Traits::is_gpu)
     throw InvalidArgument(std::string("calibrate: measures host execution spaces; ") + ExecSpace().name() +
                           " keeps its compile-time ExecTraits");
-  if (o.probe_bytes < (std::int64_t{1} << 20) || o.reps < 1 || o.rounds < 1 || !(o.min_sample_seconds >= 0) ||
-      !std::isfinite(o.min_sample_seconds))
-    throw InvalidArgument("CalibrateOptions: probe_bytes must be >= 1 MiB (got " + std::to_string(o.probe_bytes) +
+  const std::int64_t min_bytes = std::int64_t{64} << 10;
+  if (o.probe_bytes < min_bytes || (o.small_probe_bytes != 0 && o.small_probe_bytes < min_bytes) || o.reps < 1 ||
+      o.rounds < 1 || !(o.min_sample_seconds >= 0) || !std::isfinite(o.min_sample_seconds))
+    throw InvalidArgument("CalibrateOptions: probe_bytes and small_probe_bytes (unless 0) must be >= 64 KiB (got " +
+                          std::to_string(o.probe_bytes) + " and " + std::to_string(o.small_probe_bytes) +
                           "), reps and rounds >= 1, min_sample_seconds >= 0 and finite");
   MachineProfile prof;
   prof.machine = o.machine;
@@ -158,18 +164,22 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     const std::time_t now = std::time(nullptr);
     char buf[64];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    prof.created = std::string(buf) + " by pspmv::calibrate, probes of " + std::to_string(o.probe_bytes >> 20) +
-                   " MiB, " + std::to_string(o.reps) + " reps x " + std::to_string(o.rounds) + " rounds";
+    prof.created = std::string(buf) + " by pspmv::calibrate, probes of " + std::to_string(o.probe_bytes >> 10) +
+                   " and " + std::to_string(o.small_probe_bytes >> 10) + " KiB, " + std::to_string(o.reps) +
+                   " reps x " + std::to_string(o.rounds) + " rounds";
   }
   const std::size_t nprobes = detail::probe_recipes().size();
-  for (std::size_t k = 0; k < nprobes; ++k) {
-    const auto probe = detail::make_probe<Value>(k, o.probe_bytes, o.seed);
+  std::vector<std::int64_t> sizes{o.probe_bytes};
+  if (o.small_probe_bytes > 0) sizes.push_back(o.small_probe_bytes);
+  for (std::size_t k = 0; k < nprobes * sizes.size(); ++k) {
+    const auto probe = detail::make_probe<Value>(k % nprobes, sizes[k / nprobes], o.seed);
     const auto& A = probe.A;
     ProfileProbe r;
     r.name = probe.name;
     r.value_bytes = static_cast<int>(sizeof(Value));
     r.nrows = A.nrows;
     r.nnz = static_cast<std::int64_t>(A.nnz());
+    r.csr_bytes = static_cast<std::int64_t>(A.bytes());
     const RowStats s = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
     r.mean = s.mean;
     r.cv = s.cv;
@@ -208,7 +218,7 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     }
     prof.probes.push_back(r);
     if (o.progress)
-      o.progress(r.name + ": mean " + std::to_string(r.mean).substr(0, 5) + ", cv " + std::to_string(r.cv).substr(0, 4) +
+      o.progress(r.name + " (" + std::to_string(r.csr_bytes >> 10) + " KiB): mean " + std::to_string(r.mean).substr(0, 5) + ", cv " + std::to_string(r.cv).substr(0, 4) +
                  ", spread " + std::to_string(r.col_spread).substr(0, 5) + "; thread_per_row/team_per_row " +
                  std::to_string(r.team_gain).substr(0, 5) +
                  (time_sell ? ", best CSR/SELL " + std::to_string(r.sell_gain).substr(0, 5)

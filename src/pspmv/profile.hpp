@@ -33,6 +33,7 @@ struct ProfileProbe {
   std::string name;         ///< e.g. "tile:rmat:12:4" (how calibrate() generated it)
   int value_bytes = 8;      ///< sizeof(Value) it was timed with: 8 (double) or 4 (float)
   std::int64_t nrows = 0, nnz = 0;
+  std::int64_t csr_bytes = 0;  ///< CSR bytes (row_ptr, col_idx, values); 0: unknown (size not a feature)
   double mean = 0;          ///< RowStats::mean (nonzeros per row)
   double cv = 0;            ///< RowStats::cv (row-length coefficient of variation)
   double col_spread = 0;    ///< RowStats::col_spread (0: diagonal, ~1/3: uniformly random columns)
@@ -50,9 +51,9 @@ struct MachineProfile {
   std::string space;         ///< ExecSpace().name() it was measured on, e.g. "OpenMP"
   int concurrency = 0;       ///< ExecSpace().concurrency() it was measured at (threads)
   std::string created;       ///< when and by what (free text)
-  /// Matrices with at least this many CSR bytes take the profile's choices; smaller ones keep
-  /// the compile-time model (the probes are far beyond the caches; a small matrix is not).
-  std::int64_t min_csr_bytes = std::int64_t{32} << 20;
+  /// Matrices with fewer CSR bytes keep the compile-time model (0: every size; the probes of
+  /// two sizes and size_weight decide how far a matrix's size lies from theirs).
+  std::int64_t min_csr_bytes = 0;
   /// The pooled gain (estimate()) must reach this factor for analyze() to take the choice it
   /// favours (team_per_row over thread_per_row, SELL over CSR). The bar of issue #6 is 10% of the
   /// best plan: a choice worth under 2% cannot miss it, and measurements of one probe repeat
@@ -75,18 +76,37 @@ struct MachineProfile {
   /// (ExecTraits<Cuda>::sell_memory_limit_irregular): SELL-8 of tiled hep-th needs 1.103x.
   /// calibrate() times SELL on the probes whose SELL fits within it.
   double sell_memory_limit = 1.25;
-  /// Column spread from which a matrix counts as scattered (ExecTraits' scattered_sell_spread).
+  /// Column spread from which a matrix counts as scattered (ExecTraits' scattered_sell_spread)...
   double scattered_spread = 0.1;
+  /// ... if its x also exceeds this many bytes: an x within the caches costs the same wherever
+  /// the columns point (4 MiB: beyond the private L2 of the cores in view).
+  std::int64_t scattered_min_x_bytes = std::int64_t{4} << 20;
+
+  /// Whether a matrix of this column spread and column count counts as scattered.
+  bool scattered(double col_spread, std::int64_t ncols, int value_bytes) const {
+    return col_spread >= scattered_spread && ncols * value_bytes >= scattered_min_x_bytes;
+  }
   std::vector<ProfileProbe> probes;
 
-  /// Feature distance between a matrix and a probe: |log2 of the mean-length ratio| +
-  /// |log2 of the (1 + cv) ratio| + 2 if one has scattered columns and the other not. 1.0 is,
-  /// for example, a mean twice the probe's at the same cv and locality.
-  double distance(const RowStats& s, const ProfileProbe& p) const {
+  /// Distance per doubling of the CSR size between a matrix and a probe: 0.25, so a matrix 16x
+  /// larger or smaller than a probe is as far from it as one with twice its mean row length. The
+  /// probes come in two sizes (CalibrateOptions): within the caches and far beyond them.
+  double size_weight = 0.25;
+
+  /// Feature distance between a matrix of `csr_bytes` and a probe: |log2 of the mean-length
+  /// ratio| + |log2 of the (1 + cv) ratio| + 2 if one has scattered columns and the other not +
+  /// size_weight x |log2 of the size ratio| (when the probe's size is known). 1.0 is, for example,
+  /// a mean twice the probe's at the same cv, locality and size.
+  double distance(const RowStats& s, std::int64_t csr_bytes, const ProfileProbe& p) const {
     const double m = std::max(s.mean, 1e-3), pm = std::max(p.mean, 1e-3);
-    const bool scattered = s.col_spread >= scattered_spread, pscattered = p.col_spread >= scattered_spread;
+    const bool matrix_scattered = scattered(s.col_spread, s.ncols, p.value_bytes);
+    const bool probe_scattered = scattered(p.col_spread, p.nrows, p.value_bytes);
+    const double size = p.csr_bytes > 0 && csr_bytes > 0
+                            ? size_weight * std::fabs(std::log2(static_cast<double>(csr_bytes) /
+                                                                static_cast<double>(p.csr_bytes)))
+                            : 0.0;
     return std::fabs(std::log2(m / pm)) + std::fabs(std::log2((1 + s.cv) / (1 + p.cv))) +
-           (scattered != pscattered ? 2.0 : 0.0);
+           (matrix_scattered != probe_scattered ? 2.0 : 0.0) + size;
   }
 
   /// The probe nearest to a matrix of these statistics among those timed with value_bytes, or
@@ -99,7 +119,7 @@ struct MachineProfile {
     double d_best = 0;
     for (const auto& p : probes) {
       if (p.value_bytes != value_bytes) continue;
-      const double d = distance(s, p);
+      const double d = distance(s, csr_bytes, p);
       if (d <= max_distance && (best == nullptr || d < d_best)) {
         best = &p;
         d_best = d;
@@ -135,7 +155,7 @@ struct MachineProfile {
       if (p.value_bytes != value_bytes) continue;
       if (p.team_gain > 0) gt += std::log(p.team_gain), ++nt;
       if (p.sell_gain > 0) gs += std::log(p.sell_gain), ++ns;
-      const double d = distance(s, p);
+      const double d = distance(s, csr_bytes, p);
       if (d > max_distance) continue;
       const double w = std::exp(-(d / h) * (d / h));
       ++e.probes;

@@ -18,7 +18,7 @@
 namespace pspmv {
 
 inline void to_json(nlohmann::json& j, const ProfileProbe& p) {
-  j = {{"name", p.name}, {"value_bytes", p.value_bytes}, {"nrows", p.nrows}, {"nnz", p.nnz},
+  j = {{"name", p.name}, {"value_bytes", p.value_bytes}, {"nrows", p.nrows}, {"nnz", p.nnz}, {"csr_bytes", p.csr_bytes},
        {"mean", p.mean}, {"cv", p.cv}, {"col_spread", p.col_spread}, {"team_gain", p.team_gain},
        {"sell_gain", p.sell_gain}, {"sell_bytes_ratio", p.sell_bytes_ratio},
        {"csr_thread_seconds", p.csr_thread_seconds}, {"csr_team_seconds", p.csr_team_seconds},
@@ -30,6 +30,7 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("value_bytes").get_to(p.value_bytes);
   j.at("nrows").get_to(p.nrows);
   j.at("nnz").get_to(p.nnz);
+  p.csr_bytes = j.value("csr_bytes", std::int64_t{0});
   j.at("mean").get_to(p.mean);
   j.at("cv").get_to(p.cv);
   j.at("col_spread").get_to(p.col_spread);
@@ -44,8 +45,8 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
   j = {{"format", "pspmv machine profile 1"}, {"machine", m.machine}, {"space", m.space},
        {"concurrency", m.concurrency}, {"created", m.created}, {"min_csr_bytes", m.min_csr_bytes},
-       {"min_gain", m.min_gain}, {"max_distance", m.max_distance}, {"bandwidth", m.bandwidth}, {"prior_weight", m.prior_weight}, {"sell_memory_limit", m.sell_memory_limit},
-       {"scattered_spread", m.scattered_spread}, {"probes", m.probes}};
+       {"min_gain", m.min_gain}, {"max_distance", m.max_distance}, {"bandwidth", m.bandwidth}, {"prior_weight", m.prior_weight}, {"size_weight", m.size_weight}, {"sell_memory_limit", m.sell_memory_limit},
+       {"scattered_spread", m.scattered_spread}, {"scattered_min_x_bytes", m.scattered_min_x_bytes}, {"probes", m.probes}};
 }
 
 inline void from_json(const nlohmann::json& j, MachineProfile& m) {
@@ -59,9 +60,11 @@ inline void from_json(const nlohmann::json& j, MachineProfile& m) {
   j.at("min_gain").get_to(m.min_gain);
   j.at("max_distance").get_to(m.max_distance);
   m.bandwidth = j.value("bandwidth", 0.5);
-  m.prior_weight = j.value("prior_weight", 0.0);  // profiles written before the prior: none
+  m.prior_weight = j.value("prior_weight", 0.0);
+  m.size_weight = j.value("size_weight", 0.0);  // profiles of one probe size: none  // profiles written before the prior: none
   m.sell_memory_limit = j.value("sell_memory_limit", 1.25);
   j.at("scattered_spread").get_to(m.scattered_spread);
+  m.scattered_min_x_bytes = j.value("scattered_min_x_bytes", std::int64_t{0});
   j.at("probes").get_to(m.probes);
 }
 
