@@ -130,6 +130,16 @@ TEST(Profile, EstimatePoolsTheProbesInReach) {
   EXPECT_DOUBLE_EQ(m.distance(at_probe, 1 << 20, sized), 0.0);
   EXPECT_DOUBLE_EQ(m.distance(at_probe, 1 << 24, sized), 4 * m.size_weight);
   EXPECT_DOUBLE_EQ(m.distance(at_probe, 1 << 16, sized), 4 * m.size_weight);
+  // The prior is taken over the nearest probe's size set only: a small probe set that says 0.5
+  // does not drag a large matrix's estimate.
+  auto two = m;
+  for (auto& p : two.probes) p.csr_bytes = std::int64_t{1} << 28, p.team_gain = 1.2;
+  auto small = two.probes;
+  for (auto& p : small) p.csr_bytes = 1 << 18, p.team_gain = 0.5, p.name += "-small";
+  two.probes.insert(two.probes.end(), small.begin(), small.end());
+  two.prior_weight = 1;
+  EXPECT_NEAR(two.estimate(stats(7, 0.05, 0.005), 8, std::int64_t{1} << 28).team_gain, 1.2, 1e-12);
+  EXPECT_NEAR(two.estimate(stats(7, 0.05, 0.005), 8, 1 << 18).team_gain, 0.5, 1e-12);
 }
 
 TEST(Profile, AnalyzeTakesTheNearestProbesChoices) {

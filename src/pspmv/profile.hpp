@@ -65,7 +65,8 @@ struct MachineProfile {
   /// Width h of the kernel that pools the probes' gains: a probe at distance d weighs
   /// exp(-(d / h)^2), so one at distance 0.5 counts e^-1 of one at distance 0.
   double bandwidth = 0.5;
-  /// Weight of the machine-wide gain (the geometric mean over all probes) in every estimate, in
+  /// Weight of the machine-wide gain (the geometric mean over the probes of the nearest probe's
+  /// size set) in every estimate, in
   /// units of one probe at distance 0: the estimate shrinks toward what the whole machine does
   /// (empirical Bayes shrinkage, as in James-Stein estimation). Two calibrations of one machine
   /// gave one probe's team_per_row gain within 4% (the 2-core EPYC VM) and 10% (the H200's Xeon
@@ -151,10 +152,19 @@ struct MachineProfile {
     double wt = 0, lt = 0, ws = 0, ls = 0;  // local weights and weighted log gains
     double gt = 0, gs = 0;                   // machine-wide log gains (sums), the prior
     int nt = 0, ns = 0;
+    // The prior is the machine's behaviour at the nearest probe's scale: the probes of its size
+    // set (within 4x of its size), not those of the other (in-cache and out-of-cache gains
+    // differ: on the H200's host the small probes' team_per_row gains were 0.73-1.03, the large
+    // ones' 0.96-1.11, perf/results/2026-11-30-h200-r6/ run 4).
+    auto same_scale = [&](const ProfileProbe& p) {
+      if (p.csr_bytes <= 0 || e.nearest->csr_bytes <= 0) return true;
+      const double r = static_cast<double>(p.csr_bytes) / static_cast<double>(e.nearest->csr_bytes);
+      return r <= 4 && r >= 0.25;
+    };
     for (const auto& p : probes) {
       if (p.value_bytes != value_bytes) continue;
-      if (p.team_gain > 0) gt += std::log(p.team_gain), ++nt;
-      if (p.sell_gain > 0) gs += std::log(p.sell_gain), ++ns;
+      if (same_scale(p) && p.team_gain > 0) gt += std::log(p.team_gain), ++nt;
+      if (same_scale(p) && p.sell_gain > 0) gs += std::log(p.sell_gain), ++ns;
       const double d = distance(s, csr_bytes, p);
       if (d > max_distance) continue;
       const double w = std::exp(-(d / h) * (d / h));
@@ -164,8 +174,9 @@ struct MachineProfile {
     }
     // The prior joins an estimate that has local evidence (SELL: a probe in reach that timed it).
     // Weights of far probes can underflow to 0: the nearest probe alone then decides.
-    e.team_gain = wt > 0 ? std::exp((lt + prior_weight * gt / nt) / (wt + prior_weight)) : e.nearest->team_gain;
-    e.sell_gain = ws > 0 ? std::exp((ls + prior_weight * gs / ns) / (ws + prior_weight)) : e.nearest->sell_gain;
+    const double pt = nt > 0 ? prior_weight : 0, ps = ns > 0 ? prior_weight : 0;
+    e.team_gain = wt > 0 ? std::exp((lt + pt * gt / std::max(nt, 1)) / (wt + pt)) : e.nearest->team_gain;
+    e.sell_gain = ws > 0 ? std::exp((ls + ps * gs / std::max(ns, 1)) / (ws + ps)) : e.nearest->sell_gain;
     return e;
   }
 
