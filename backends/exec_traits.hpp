@@ -104,6 +104,9 @@ struct ExecTraits {
   // - CSR team_per_row (a row's entries as vector lanes: independent partial sums) for R-MAT:
   //   thread_per_row ran at 1.108-1.204x the team plan in the Xeon's final timings, while the
   //   team plan measured 0.97-1.10x thread_per_row's time in the EPYC's sweeps.
+  // A machine profile (pspmv calibrate; AnalyzeOptions::profile, src/pspmv/profile.hpp) makes
+  // both choices per machine from measurements of synthetic probes
+  // (perf/results/2026-11-30-h200-r6/README.md).
   // The host code is built without -march (baseline x86-64), so the "vector lanes" of a host
   // team are independent sums that the compiler may or may not vectorize.
 

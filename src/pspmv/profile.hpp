@@ -56,8 +56,8 @@ struct MachineProfile {
   std::int64_t min_csr_bytes = 0;
   /// The pooled gain (estimate()) must reach this factor for analyze() to take the choice it
   /// favours (team_per_row over thread_per_row, SELL over CSR). The bar of issue #6 is 10% of the
-  /// best plan: a choice worth under 2% cannot miss it, and measurements of one probe repeat
-  /// within a few percent (perf/results/2026-11-30-h200-r6/README.md).
+  /// best plan: a choice worth under 2% cannot miss it, while a probe's gain, pooled with its
+  /// neighbours', is the best evidence there is (perf/results/2026-11-30-h200-r6/README.md).
   double min_gain = 1.02;
   /// Probes within this feature distance (see distance()) take part in a matrix's estimate;
   /// a matrix with none keeps the compile-time model.
@@ -68,9 +68,10 @@ struct MachineProfile {
   /// Weight of the machine-wide gain (the geometric mean over the probes of the nearest probe's
   /// size set) in every estimate, in
   /// units of one probe at distance 0: the estimate shrinks toward what the whole machine does
-  /// (empirical Bayes shrinkage, as in James-Stein estimation). Two calibrations of one machine
-  /// gave one probe's team_per_row gain within 4% (the 2-core EPYC VM) and 10% (the H200's Xeon
-  /// host) of each other, more than neighbouring probes differ (perf/results/2026-11-30-h200-r6/).
+  /// (empirical Bayes shrinkage, as in James-Stein estimation). One large probe's team_per_row
+  /// gain varied by up to 0.21 between four calibrations of the H200's Xeon host and 0.14
+  /// between five of the 2-core EPYC VM, more than neighbouring probes differ
+  /// (perf/results/2026-11-30-h200-r6/, -cpu2-r6/).
   double prior_weight = 1.0;
   /// Where SELL ran the nearest probe faster, SELL may take up to this factor of the CSR bytes
   /// (unless the caller set AnalyzeOptions::sell_memory_limit), as the GPU's irregular rows may
