@@ -152,8 +152,8 @@ int main(int argc, char** argv) {
   bench->add_option("--space", bo.space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
   std::string bench_profile;
   bench->add_option("--profile", bench_profile,
-                    "machine profile of `pspmv calibrate` for the auto variant (host spaces; large matrices take the "
-                    "nearest probe's format and mapping)")
+                    "machine profile of `pspmv calibrate`, given to every variant (--space host only; it sets the "
+                    "format and mapping of the variants that leave them to the model, such as auto)")
       ->check(CLI::ExistingFile);
   bench->add_option("--reps", bo.reps, "timed repetitions (median and min reported)")->check(CLI::Range(1, 100000));
   bench->add_option("--warmups", bo.warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
@@ -210,8 +210,8 @@ int main(int argc, char** argv) {
   tune->add_option("--json", tune_json, "write the results as JSON to this file ('-' for standard output)");
   std::string tune_profile;
   tune->add_option("--profile", tune_profile,
-                   "machine profile of `pspmv calibrate` given to the model (host spaces; large matrices take the "
-                   "nearest probe's format and mapping)")
+                   "machine profile of `pspmv calibrate` given to the model (--space host only; a matrix takes the "
+                   "format and mapping its nearby probes measured faster)")
       ->check(CLI::ExistingFile);
 
   // calibrate
@@ -345,8 +345,8 @@ int main(int argc, char** argv) {
       cal.progress = [](const std::string& line) { std::cout << "  " << line << std::endl; };
       using Host = Kokkos::DefaultHostExecutionSpace;
       std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB and {} of {} KiB on {} ({} threads)\n",
-                               pspmv::detail::probe_recipes().size(), cal_probe_mib,
-                               cal_small_kib > 0 ? pspmv::detail::probe_recipes().size() : 0, cal_small_kib,
+                               pspmv::calibration_probe_count(), cal_probe_mib,
+                               cal_small_kib > 0 ? pspmv::calibration_probe_count() : 0, cal_small_kib,
                                Host().name(), Host().concurrency());
       pspmv::MachineProfile prof;
       for (const auto& p : cal_precisions) {
@@ -364,6 +364,9 @@ int main(int argc, char** argv) {
                                "the machine-wide one at weight {})\n",
                                cal_out, prof.max_distance, prof.min_gain, prof.prior_weight);
     } else if (*tune) {
+      if (!tune_profile.empty() && to.space != "host" &&
+          pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu)
+        throw pspmv::InvalidArgument("tune: --profile applies to host spaces; add --space host");
       if (!tune_profile.empty()) to.profile = pspmv::read_profile(tune_profile);
       if (tune_files.empty() && tune_gens.empty()) throw pspmv::InvalidArgument("tune: give FILEs or --gen SPEC");
       const auto inputs = pspmv_cli::gather(tune_files, tune_gens);
@@ -393,6 +396,8 @@ int main(int argc, char** argv) {
       return pspmv_cli::run_compare(inputs, co);
     } else if (*bench) {
       if (bench_files.empty() && bench_gens.empty()) throw pspmv::InvalidArgument("bench: give FILEs or --gen SPEC");
+      if (!bench_profile.empty() && bo.space != "host" && pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu)
+        throw pspmv::InvalidArgument("bench: --profile applies to host spaces; add --space host");
       if (!bench_profile.empty()) bo.base.profile = pspmv::read_profile(bench_profile);
       if (!formats.empty()) {
         bo.formats.clear();

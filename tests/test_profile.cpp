@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 
 #include "pspmv/profile_json.hpp"
 #include "pspmv/pspmv.hpp"
@@ -80,7 +81,12 @@ TEST(Profile, NearestProbeByRowStatistics) {
   p = m.nearest(stats(10, 0.6, 0.3), 8, 1 << 30, &d);
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->name, "scattered");
-  EXPECT_EQ(m.nearest(stats(40, 0.05, 0.3), 8, 1 << 30), nullptr) << "local probes are 2 away from scattered columns";
+  // Near regular-local in lengths (0.49 away without locality), but scattered: 2.49 from it,
+  // 1.87 from the scattered probe; so out of reach of both.
+  EXPECT_GT(m.distance(stats(5, 0.05, 0.3), 1 << 30, m.probes[0]), m.max_distance);
+  EXPECT_NEAR(m.distance(stats(5, 0.05, 0.005), 1 << 30, m.probes[0]), std::log2(7.0 / 5.0), 1e-12);
+  EXPECT_EQ(m.nearest(stats(5, 0.05, 0.3), 8, 1 << 30), nullptr) << "local probes are 2 away from scattered columns";
+  EXPECT_NE(m.nearest(stats(5, 0.05, 0.005), 8, 1 << 30), nullptr);
   EXPECT_EQ(m.nearest(stats(200, 0.1, 0.001), 8, 1 << 30), nullptr) << "far beyond every probe";
   EXPECT_EQ(m.nearest(stats(7, 0.05, 0.005), 4, 1 << 30), nullptr) << "no probe timed in float";
   auto big_only = m;
@@ -213,7 +219,20 @@ TEST(Profile, RejectsAProfileOfAnotherMachine) {
 TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   auto m = profile_for_this_host();
   m.probes[1].nrows = 123;
+  m.probes[1].csr_bytes = 4567;
   m.probes[1].sell_seconds = 2.5e-3;
+  m.probes[1].team_gain = 1.125;
+  m.probes[1].sell_gain = 0.875;
+  // Every rule parameter off its default, so that a writer or reader that drops one is caught.
+  m.min_gain = 1.03;
+  m.max_distance = 1.25;
+  m.bandwidth = 0.75;
+  m.prior_weight = 2;
+  m.size_weight = 0.5;
+  m.sell_memory_limit = 1.5;
+  m.scattered_spread = 0.2;
+  m.scattered_min_x_bytes = 12345;
+  m.min_csr_bytes = 678;
   const std::string path = ::testing::TempDir() + "pspmv_profile_test.json";
   pspmv::write_profile(path, m);
   const auto back = pspmv::read_profile(path);
@@ -223,6 +242,17 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   ASSERT_EQ(back->probes.size(), m.probes.size());
   EXPECT_EQ(back->probes[1].name, "irregular-local");
   EXPECT_EQ(back->probes[1].nrows, 123);
+  EXPECT_EQ(back->probes[1].csr_bytes, 4567);
+  EXPECT_DOUBLE_EQ(back->probes[1].team_gain, 1.125);
+  EXPECT_DOUBLE_EQ(back->probes[1].sell_gain, 0.875);
+  EXPECT_DOUBLE_EQ(back->min_gain, 1.03);
+  EXPECT_DOUBLE_EQ(back->max_distance, 1.25);
+  EXPECT_DOUBLE_EQ(back->bandwidth, 0.75);
+  EXPECT_DOUBLE_EQ(back->prior_weight, 2);
+  EXPECT_DOUBLE_EQ(back->size_weight, 0.5);
+  EXPECT_DOUBLE_EQ(back->sell_memory_limit, 1.5);
+  EXPECT_DOUBLE_EQ(back->scattered_spread, 0.2);
+  EXPECT_EQ(back->scattered_min_x_bytes, 12345);
   EXPECT_DOUBLE_EQ(back->probes[1].cv, 1.2);
   EXPECT_DOUBLE_EQ(back->probes[1].sell_seconds, 2.5e-3);
 
@@ -240,9 +270,29 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
       EXPECT_NE(what.find(needle), std::string::npos) << what;
     }
   };
-  expect_parse_error("{\"format\": \"pspmv machine profile 1\", ", "parse error");
-  expect_parse_error("{\"format\": \"something else\"}", "not a pspmv machine profile");
-  expect_parse_error("{\"format\": \"pspmv machine profile 1\", \"space\": \"OpenMP\"}", "concurrency");
+  expect_parse_error("{\"format\": \"pspmv machine profile 2\", ", "parse error");
+  expect_parse_error("{\"format\": \"pspmv machine profile 1\"}", "calibrate");  // an older version
+  expect_parse_error("{\"format\": \"pspmv machine profile 2\", \"machine\": \"x\", \"space\": \"OpenMP\"}",
+                     "concurrency");
+  // Valid JSON of the right shape, values out of range: named, with the file.
+  {
+    auto bad = m;
+    bad.probes[2].value_bytes = 3;
+    pspmv::write_profile(path, bad);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    expect_parse_error(text.str(), "probe 2 (scattered)");
+    bad = m;
+    bad.min_gain = 0.9;
+    pspmv::write_profile(path, bad);
+    std::ifstream in2(path);
+    std::stringstream text2;
+    text2 << in2.rdbuf();
+    expect_parse_error(text2.str(), "min_gain 0.9");
+  }
+  // A file that cannot be written is named, and no temporary is left.
+  EXPECT_THROW(pspmv::write_profile(::testing::TempDir() + "no/such/dir/p.json", m), pspmv::Error);
   std::remove(path.c_str());
   EXPECT_THROW((void)pspmv::read_profile(path), pspmv::ParseError);
 }
@@ -259,7 +309,7 @@ TEST(Calibrate, MeasuresEveryProbe) {
   const auto m = pspmv::calibrate<Host, double>(c);
   EXPECT_EQ(m.space, Host().name());
   EXPECT_EQ(m.concurrency, Host().concurrency());
-  ASSERT_EQ(m.probes.size(), 2 * pspmv::detail::probe_recipes().size()) << "two sizes of every probe";
+  ASSERT_EQ(m.probes.size(), 2 * pspmv::calibration_probe_count()) << "two sizes of every probe";
   EXPECT_EQ(lines, static_cast<int>(m.probes.size()));
   std::set<std::string> names;
   for (const auto& p : m.probes) {
@@ -279,11 +329,9 @@ TEST(Calibrate, MeasuresEveryProbe) {
     } else {
       EXPECT_EQ(p.sell_gain, 0) << p.name << " has SELL over the limit, so it was not timed";
     }
-    // The probes span what they claim: each family's statistics. Columns count as scattered
-    // only where x exceeds the caches (the large probes here: 1 MiB of CSR, x of 0.1-0.5 MiB,
-    // so none; the spread itself is checked).
+    // The probes span what they claim: each family's statistics (col_spread itself; whether a
+    // matrix counts as scattered also depends on its x, see EstimatePoolsTheProbesInReach).
     const bool large = p.csr_bytes > c.small_probe_bytes * 2;
-    EXPECT_FALSE(m.scattered(p.col_spread, p.nrows, p.value_bytes)) << p.name << ": x within the caches";
     if (p.name.rfind("stencil", 0) == 0) {
       EXPECT_LT(p.cv, 0.3) << p.name;
       EXPECT_LT(p.col_spread, 0.1) << p.name;
@@ -299,8 +347,14 @@ TEST(Calibrate, MeasuresEveryProbe) {
   pspmv::CalibrateOptions tiny = c;
   tiny.probe_bytes = 1000;
   EXPECT_THROW((void)(pspmv::calibrate<Host, double>(tiny)), pspmv::InvalidArgument);
-  if constexpr (pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu)
+  if constexpr (pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu) {
     EXPECT_THROW((void)(pspmv::calibrate<Kokkos::DefaultExecutionSpace, double>(c)), pspmv::InvalidArgument);
+    // A profile given to a GPU plan is refused, not silently ignored.
+    pspmv::AnalyzeOptions o;
+    o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+    const auto A = pspmv::generate_stencil<double, std::int64_t>(8, 8, 8, 7);
+    EXPECT_THROW((void)pspmv::analyze<Kokkos::DefaultExecutionSpace>(A, o), pspmv::InvalidArgument);
+  }
 }
 
 }  // namespace

@@ -132,6 +132,10 @@ CalibrationProbe<Value> make_probe(std::size_t which, std::int64_t bytes, std::u
 }
 }  // namespace detail
 
+/// Probe matrices per size of a calibration (12): a profile holds this many per size and
+/// precision.
+inline std::size_t calibration_probe_count() { return detail::probe_recipes().size(); }
+
 /// Measures a machine profile on ExecSpace (a host space) in precision Value: for each probe
 /// (detail::probe_recipes), CSR thread_per_row, CSR team_per_row and SELL (when its bytes stay
 /// within MachineProfile::sell_memory_limit of the CSR bytes) are analyzed with the
@@ -139,7 +143,8 @@ CalibrationProbe<Value> make_probe(std::size_t which, std::int64_t bytes, std::u
 /// records the ratios (ProfileProbe::team_gain, sell_gain) and its row statistics.
 /// Cost: twelve probes of about probe_bytes each and twelve of small_probe_bytes, three plans
 /// each; on the H200's 16-core host about 30 s at the defaults, on the 2-core EPYC VM about 2 min.
-/// @throws InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
+/// @throws Error if a plan measured a time that is not positive and finite;
+///         InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
 ///         H200), for probe sizes below 64 KiB, reps or rounds < 1, or a negative or infinite
 ///         min_sample_seconds.
 template <class ExecSpace, class Value>
@@ -165,7 +170,7 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     char buf[64];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     prof.created = std::string(buf) + " by pspmv::calibrate, probes of " + std::to_string(o.probe_bytes >> 10) +
-                   " and " + std::to_string(o.small_probe_bytes >> 10) + " KiB, " + std::to_string(o.reps) +
+                   " KiB and " + std::to_string(o.small_probe_bytes >> 10) + " KiB, " + std::to_string(o.reps) +
                    " reps x " + std::to_string(o.rounds) + " rounds";
   }
   const std::size_t nprobes = detail::probe_recipes().size();
@@ -209,6 +214,10 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     std::vector<const PlanT*> ptrs;
     for (const auto& p : plans) ptrs.push_back(&p);
     const auto t = time_interleaved<ExecSpace, Value, std::int64_t>(ptrs, o.reps, o.rounds, o.min_sample_seconds);
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (!(t[i] > 0) || !std::isfinite(t[i]))
+        throw Error("calibrate: probe " + r.name + ": plan " + std::to_string(i) + " measured " + std::to_string(t[i]) +
+                    " s per multiply; a profile needs positive finite times (a timer too coarse?)");
     r.csr_thread_seconds = t[0];
     r.csr_team_seconds = t[1];
     r.team_gain = t[0] / t[1];

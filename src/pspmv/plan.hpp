@@ -189,6 +189,9 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   MachineProfile::Estimate profile_est;
   std::string profile_reason;
   if (options.profile) {
+    if (Traits::is_gpu)
+      throw InvalidArgument(std::string("machine profiles apply to host execution spaces; ") + ExecSpace().name() +
+                            " keeps its compile-time ExecTraits (leave AnalyzeOptions::profile empty there)");
     options.profile->check(ExecSpace().name(), ExecSpace().concurrency());
     if (stats_.col_spread < 0)
       stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
@@ -292,9 +295,12 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                      std::to_string(profile_est.team_gain).substr(0, 5) + "x faster than thread_per_row)" +
                      choice_.reason.substr(forced.size());
   } else if (profiled && format_ == Format::csr && !options.mapping) {
-    choice_.reason += " (the profile's probes: team_per_row's gain " +
-                      std::to_string(profile_est.team_gain).substr(0, 5) + " < " +
-                      std::to_string(options.profile->min_gain).substr(0, 4) + ")";
+    // The note belongs to the mapping, the first clause of the reason (before the schedule's).
+    const std::string note = " (the profile's probes: team_per_row's gain " +
+                             std::to_string(profile_est.team_gain).substr(0, 5) + " < " +
+                             std::to_string(options.profile->min_gain).substr(0, 4) + ")";
+    const std::size_t end = choice_.reason.find("; ");
+    choice_.reason.insert(end == std::string::npos ? choice_.reason.size() : end, note);
   }
   choice_.reason = format_reason + "; " + choice_.reason;
   if (choice_.mapping == Mapping::team_per_row) {

@@ -7,10 +7,14 @@
 /// The method is OSKI's (R. Vuduc, J. Demmel, K. Yelick, "OSKI: A library of automatically tuned
 /// sparse matrix kernels", SciDAC 2005; R. Vuduc's thesis, UC Berkeley 2003, section 3): an
 /// offline benchmark of the machine on synthetic matrices, done once, combined at analysis time
-/// with the statistics of the user's matrix. Here the benchmark times, on each of a few large
-/// probe matrices, CSR thread_per_row, CSR team_per_row (a row's entries as a host team's vector
-/// lanes: independent partial sums) and SELL-C-sigma; analyze() gives a large matrix the
-/// choices measured on the probe nearest to it in row-length statistics.
+/// with the statistics of the user's matrix. Here the benchmark times, on synthetic probe
+/// matrices of two sizes, CSR thread_per_row, CSR team_per_row (a row's entries as a host team's
+/// vector lanes: independent partial sums) and SELL-C-sigma; analyze() gives a matrix the
+/// choices that the probes near it in row statistics and size measured faster (estimate():
+/// a kernel-weighted mean of their gains, E. A. Nadaraya, "On estimating regression", Theory
+/// Probab. Appl. 9, 1964; G. S. Watson, "Smooth regression analysis", Sankhya A 26, 1964, shrunk
+/// toward the machine-wide gain, W. James, C. Stein, "Estimation with quadratic loss", Proc.
+/// 4th Berkeley Symp., 1961). Host execution spaces only.
 ///
 /// Why: on the H200's 16-core Xeon host SELL ran tiled hep-th (mean 3.8, cv 1.14) at 0.72-0.95x
 /// the best CSR plan's time and CSR team_per_row beat thread_per_row on R-MAT graphs by
@@ -32,7 +36,8 @@ namespace pspmv {
 struct ProfileProbe {
   std::string name;         ///< e.g. "tile:rmat:12:4" (how calibrate() generated it)
   int value_bytes = 8;      ///< sizeof(Value) it was timed with: 8 (double) or 4 (float)
-  std::int64_t nrows = 0, nnz = 0;
+  std::int64_t nrows = 0;       ///< rows (= columns: the probes are square)
+  std::int64_t nnz = 0;         ///< stored entries
   std::int64_t csr_bytes = 0;  ///< CSR bytes (row_ptr, col_idx, values); 0: unknown (size not a feature)
   double mean = 0;          ///< RowStats::mean (nonzeros per row)
   double cv = 0;            ///< RowStats::cv (row-length coefficient of variation)
@@ -69,8 +74,8 @@ struct MachineProfile {
   /// size set) in every estimate, in
   /// units of one probe at distance 0: the estimate shrinks toward what the whole machine does
   /// (empirical Bayes shrinkage, as in James-Stein estimation). One large probe's team_per_row
-  /// gain varied by up to 0.21 between four calibrations of the H200's Xeon host and 0.14
-  /// between five of the 2-core EPYC VM, more than neighbouring probes differ
+  /// gain varied by up to 0.21 between four calibrations of the H200's Xeon host and 0.15
+  /// between six of the 2-core EPYC VM, more than neighbouring probes differ
   /// (perf/results/2026-11-30-h200-r6/, -cpu2-r6/).
   double prior_weight = 1.0;
   /// Where SELL ran the nearest probe faster, SELL may take up to this factor of the CSR bytes
@@ -84,7 +89,8 @@ struct MachineProfile {
   /// the columns point (4 MiB: beyond the private L2 of the cores in view).
   std::int64_t scattered_min_x_bytes = std::int64_t{4} << 20;
 
-  /// Whether a matrix of this column spread and column count counts as scattered.
+  /// Whether a matrix counts as scattered: col_spread (RowStats::col_spread, dimensionless) at
+  /// least scattered_spread and x (ncols x value_bytes bytes) at least scattered_min_x_bytes.
   bool scattered(double col_spread, std::int64_t ncols, int value_bytes) const {
     return col_spread >= scattered_spread && ncols * value_bytes >= scattered_min_x_bytes;
   }
@@ -181,20 +187,44 @@ struct MachineProfile {
     return e;
   }
 
-  /// Throws unless the profile was measured on this execution space at this concurrency: a
-  /// 16-thread profile says nothing about 2 threads.
-  /// @throws InvalidArgument naming both spaces or both thread counts.
+  /// Throws unless the rule parameters and the probes are in range: min_gain and
+  /// sell_memory_limit >= 1, max_distance, size_weight, prior_weight, scattered_min_x_bytes and
+  /// min_csr_bytes >= 0, bandwidth > 0; every probe of value_bytes 4 or 8 with finite gains >= 0
+  /// and mean >= 0.
+  /// @throws InvalidArgument naming the parameter or the probe (index and name).
+  void validate() const {
+    auto finite_at_least = [](double v, double lo) { return std::isfinite(v) && v >= lo; };
+    if (!finite_at_least(min_gain, 1) || !finite_at_least(sell_memory_limit, 1) ||
+        !finite_at_least(max_distance, 0) || !finite_at_least(size_weight, 0) ||
+        !finite_at_least(prior_weight, 0) || !(std::isfinite(bandwidth) && bandwidth > 0) ||
+        scattered_min_x_bytes < 0 || min_csr_bytes < 0)
+      throw InvalidArgument("machine profile (" + machine + "): min_gain " + std::to_string(min_gain) +
+                            " and sell_memory_limit " + std::to_string(sell_memory_limit) +
+                            " must be >= 1; max_distance " + std::to_string(max_distance) + ", size_weight " +
+                            std::to_string(size_weight) + ", prior_weight " + std::to_string(prior_weight) +
+                            ", scattered_min_x_bytes " + std::to_string(scattered_min_x_bytes) +
+                            " and min_csr_bytes " + std::to_string(min_csr_bytes) + " >= 0; bandwidth " +
+                            std::to_string(bandwidth) + " > 0");
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      const auto& p = probes[i];
+      if ((p.value_bytes != 4 && p.value_bytes != 8) || !finite_at_least(p.team_gain, 0) ||
+          !finite_at_least(p.sell_gain, 0) || !finite_at_least(p.mean, 0) || !finite_at_least(p.cv, 0))
+        throw InvalidArgument("machine profile (" + machine + "): probe " + std::to_string(i) + " (" + p.name +
+                              ") needs value_bytes 4 or 8 and finite gains, mean and cv >= 0; got value_bytes " +
+                              std::to_string(p.value_bytes) + ", team_gain " + std::to_string(p.team_gain) +
+                              ", sell_gain " + std::to_string(p.sell_gain) + ", mean " + std::to_string(p.mean));
+    }
+  }
+
+  /// Throws unless the profile was measured on this execution space at this concurrency (a
+  /// 16-thread profile says nothing about 2 threads) and validate() passes.
+  /// @throws InvalidArgument naming both spaces or both thread counts, or what validate() names.
   void check(const std::string& space_name, int threads) const {
     if (space_name != space || threads != concurrency)
       throw InvalidArgument("machine profile (" + machine + ") was calibrated on " + space + " with " +
                             std::to_string(concurrency) + " threads; this plan runs on " + space_name + " with " +
                             std::to_string(threads) + " threads: run `pspmv calibrate` for this configuration");
-    if (!(min_gain >= 1) || !(max_distance >= 0) || min_csr_bytes < 0 || !(sell_memory_limit >= 1) ||
-        !(bandwidth > 0) || !(prior_weight >= 0))
-      throw InvalidArgument("machine profile (" + machine + "): min_gain and sell_memory_limit must be >= 1, "
-                            "max_distance >= 0, bandwidth > 0, prior_weight >= 0 and min_csr_bytes >= 0, got " + std::to_string(min_gain) + ", " +
-                            std::to_string(sell_memory_limit) + ", " + std::to_string(max_distance) + ", " +
-                            std::to_string(min_csr_bytes));
+    validate();
   }
 };
 

@@ -30,53 +30,74 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("value_bytes").get_to(p.value_bytes);
   j.at("nrows").get_to(p.nrows);
   j.at("nnz").get_to(p.nnz);
-  p.csr_bytes = j.value("csr_bytes", std::int64_t{0});
+  j.at("csr_bytes").get_to(p.csr_bytes);
   j.at("mean").get_to(p.mean);
   j.at("cv").get_to(p.cv);
   j.at("col_spread").get_to(p.col_spread);
   j.at("team_gain").get_to(p.team_gain);
   j.at("sell_gain").get_to(p.sell_gain);
-  p.sell_bytes_ratio = j.value("sell_bytes_ratio", 0.0);
-  p.csr_thread_seconds = j.value("csr_thread_seconds", 0.0);
-  p.csr_team_seconds = j.value("csr_team_seconds", 0.0);
-  p.sell_seconds = j.value("sell_seconds", 0.0);
+  j.at("sell_bytes_ratio").get_to(p.sell_bytes_ratio);
+  j.at("csr_thread_seconds").get_to(p.csr_thread_seconds);
+  j.at("csr_team_seconds").get_to(p.csr_team_seconds);
+  j.at("sell_seconds").get_to(p.sell_seconds);
 }
 
+/// The format string of the file: version 2 (pooled estimates, two probe sizes). Version 1 files
+/// (this session's first runs, nearest-probe rules) are refused: calibrate again.
+inline const char* profile_format() { return "pspmv machine profile 2"; }
+
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
-  j = {{"format", "pspmv machine profile 1"}, {"machine", m.machine}, {"space", m.space},
-       {"concurrency", m.concurrency}, {"created", m.created}, {"min_csr_bytes", m.min_csr_bytes},
-       {"min_gain", m.min_gain}, {"max_distance", m.max_distance}, {"bandwidth", m.bandwidth}, {"prior_weight", m.prior_weight}, {"size_weight", m.size_weight}, {"sell_memory_limit", m.sell_memory_limit},
-       {"scattered_spread", m.scattered_spread}, {"scattered_min_x_bytes", m.scattered_min_x_bytes}, {"probes", m.probes}};
+  j = {{"format", profile_format()},
+       {"machine", m.machine},
+       {"space", m.space},
+       {"concurrency", m.concurrency},
+       {"created", m.created},
+       {"min_csr_bytes", m.min_csr_bytes},
+       {"min_gain", m.min_gain},
+       {"max_distance", m.max_distance},
+       {"bandwidth", m.bandwidth},
+       {"prior_weight", m.prior_weight},
+       {"size_weight", m.size_weight},
+       {"sell_memory_limit", m.sell_memory_limit},
+       {"scattered_spread", m.scattered_spread},
+       {"scattered_min_x_bytes", m.scattered_min_x_bytes},
+       {"probes", m.probes}};
 }
 
 inline void from_json(const nlohmann::json& j, MachineProfile& m) {
-  if (j.value("format", std::string()) != "pspmv machine profile 1")
-    throw InvalidArgument("not a pspmv machine profile: \"format\" is not \"pspmv machine profile 1\"");
-  m.machine = j.value("machine", std::string());
+  const std::string format = j.value("format", std::string());
+  if (format != profile_format())
+    throw InvalidArgument("not a pspmv machine profile of this version: \"format\" is \"" + format +
+                          "\", expected \"" + profile_format() + "\" (run `pspmv calibrate` again)");
+  // Every key is required: a missing one is an error, never a silent default.
+  j.at("machine").get_to(m.machine);
   j.at("space").get_to(m.space);
   j.at("concurrency").get_to(m.concurrency);
-  m.created = j.value("created", std::string());
+  j.at("created").get_to(m.created);
   j.at("min_csr_bytes").get_to(m.min_csr_bytes);
   j.at("min_gain").get_to(m.min_gain);
   j.at("max_distance").get_to(m.max_distance);
-  m.bandwidth = j.value("bandwidth", 0.5);
-  m.prior_weight = j.value("prior_weight", 0.0);
-  m.size_weight = j.value("size_weight", 0.0);  // profiles of one probe size: none  // profiles written before the prior: none
-  m.sell_memory_limit = j.value("sell_memory_limit", 1.25);
+  j.at("bandwidth").get_to(m.bandwidth);
+  j.at("prior_weight").get_to(m.prior_weight);
+  j.at("size_weight").get_to(m.size_weight);
+  j.at("sell_memory_limit").get_to(m.sell_memory_limit);
   j.at("scattered_spread").get_to(m.scattered_spread);
-  m.scattered_min_x_bytes = j.value("scattered_min_x_bytes", std::int64_t{0});
+  j.at("scattered_min_x_bytes").get_to(m.scattered_min_x_bytes);
   j.at("probes").get_to(m.probes);
 }
 
 /// Reads a profile written by write_profile() (`pspmv calibrate --out`).
 /// @throws ParseError naming the file (line 0: the whole file) if it cannot be opened, is not
-///         JSON (the parser's message gives the byte position), or lacks or mistypes a key.
+///         JSON (the parser's message gives the byte position), is of another format version,
+///         lacks or mistypes a key, or holds a parameter or probe out of range
+///         (MachineProfile::validate()).
 inline std::shared_ptr<const MachineProfile> read_profile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ParseError(path, 0, "cannot open machine profile");
   try {
     const auto j = nlohmann::json::parse(in);
     auto m = std::make_shared<MachineProfile>(j.get<MachineProfile>());
+    m->validate();
     return m;
   } catch (const nlohmann::json::exception& e) {
     throw ParseError(path, 0, std::string("machine profile: ") + e.what());
@@ -85,18 +106,24 @@ inline std::shared_ptr<const MachineProfile> read_profile(const std::string& pat
   }
 }
 
-/// Writes a profile as JSON, to a temporary file renamed over `path` when complete (nothing
-/// half-written).
-/// @throws Error naming the file if it cannot be written.
+/// Writes a profile as JSON, to `path`.tmp renamed over `path` when complete (nothing
+/// half-written; the temporary file is removed on failure).
+/// @throws Error naming `path` if it cannot be written.
 inline void write_profile(const std::string& path, const MachineProfile& m) {
   const std::string tmp = path + ".tmp";
+  bool ok = false;
   {
     std::ofstream out(tmp);
-    if (!out) throw Error("cannot write machine profile '" + tmp + "'");
-    out << nlohmann::json(m).dump(2) << "\n";
-    if (!out) throw Error("cannot write machine profile '" + tmp + "'");
+    if (out) {
+      out << nlohmann::json(m).dump(2) << "\n";
+      out.flush();
+      ok = static_cast<bool>(out);
+    }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot rename '" + tmp + "' to '" + path + "'");
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error("cannot write machine profile '" + path + "'");
+  }
 }
 
 }  // namespace pspmv
