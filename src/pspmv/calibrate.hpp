@@ -6,7 +6,7 @@
 /// AnalyzeOptions::profile.
 ///
 /// @code
-///   pspmv::CalibrateOptions c;                     // 12 probes of 256 MiB of CSR, 12 of 256 KiB
+///   pspmv::CalibrateOptions c;                     // 14 probes of 256 MiB of CSR, 14 of 256 KiB
 ///   auto profile = std::make_shared<const pspmv::MachineProfile>(
 ///       pspmv::calibrate<Kokkos::DefaultHostExecutionSpace, double>(c));
 ///   pspmv::AnalyzeOptions o;
@@ -74,18 +74,22 @@ struct ProbeRecipe {
   double a, b, c;
 };
 
-/// The probes: twelve synthetic matrices spanning the row-length statistics the host rules depend
-/// on: local columns with regular rows (means about 5, 7, 9 and 26, cv below 0.2), with irregular
-/// rows (means about 4, 11 and 27 at cv near 1; 4 and 12 at cv 2-3), and scattered columns
-/// (random rows of mean 4 and 12, cv 0.6; an R-MAT graph, cv about 5). No matrix of the evaluation
-/// set or its holdouts is among them (their generators are, at other sizes and seeds).
+/// The probes: fourteen synthetic matrices spanning the row-length statistics and the x reach
+/// (MachineProfile::reach()) the host rules depend on: local columns with regular rows (means
+/// about 5, 7, 9 and 26, cv below 0.2), with irregular rows (means about 4, 11 and 27 at cv near
+/// 1, blocks of 256-2,048 rows, x reach 1-6 KB; 4 and 12 at cv 2-3), irregular rows whose blocks
+/// of 8,192 rows reach beyond a 48 KiB L1 (means about 4 and 7, reach about 20 KB), and
+/// scattered columns (random rows of mean 4 and 12, cv 0.6; an R-MAT graph, cv about 5). No
+/// matrix of the evaluation set or its holdouts is among them (their generators are, at other
+/// sizes and seeds).
 inline const std::vector<ProbeRecipe>& probe_recipes() {
   static const std::vector<ProbeRecipe> r = {
       {"stencil", 7, 0, true, 0, 0, 0},          {"stencil", 7, 0, false, 0, 0, 0},
       {"stencil", 27, 0, true, 0, 0, 0},         {"stencil", 27, 0, false, 0, 0, 0},
       {"tile", 11, 4, false, 0.48, 0.16, 0.16},  {"tile", 10, 12, false, 0.48, 0.16, 0.16},
       {"tile", 8, 40, false, 0.5, 0.2, 0.2},     {"tile", 11, 4, false, 0.57, 0.19, 0.19},
-      {"tile", 10, 16, false, 0.57, 0.19, 0.19}, {"random", 0, 4, false, 0, 0, 0},
+      {"tile", 10, 16, false, 0.57, 0.19, 0.19}, {"tile", 13, 4, false, 0.48, 0.16, 0.16},
+      {"tile", 13, 8, false, 0.48, 0.16, 0.16},  {"random", 0, 4, false, 0, 0, 0},
       {"random", 0, 12, false, 0, 0, 0},         {"rmat", 0, 16, false, 0.57, 0.19, 0.19}};
   return r;
 }
@@ -132,7 +136,7 @@ CalibrationProbe<Value> make_probe(std::size_t which, std::int64_t bytes, std::u
 }
 }  // namespace detail
 
-/// Probe matrices per size of a calibration (12): a profile holds this many per size and
+/// Probe matrices per size of a calibration (14): a profile holds this many per size and
 /// precision.
 inline std::size_t calibration_probe_count() { return detail::probe_recipes().size(); }
 
@@ -141,8 +145,9 @@ inline std::size_t calibration_probe_count() { return detail::probe_recipes().si
 /// within MachineProfile::sell_memory_limit of the CSR bytes) are analyzed with the
 /// model's schedule and timed in `rounds` interleaved rounds (time_interleaved); the probe
 /// records the ratios (ProfileProbe::team_gain, sell_gain) and its row statistics.
-/// Cost: twelve probes of about probe_bytes each and twelve of small_probe_bytes, three plans
-/// each; on the H200's 16-core host about 30 s at the defaults, on the 2-core EPYC VM about 2 min.
+/// Cost: fourteen probes of about probe_bytes each and fourteen of small_probe_bytes (a tile
+/// probe's one block when that is larger: up to about 800 KB), three plans each; on the H200's
+/// 16-core host about 30 s at the defaults, on the 2-core EPYC VM about 2 min.
 /// @throws Error if a plan measured a time that is not positive and finite;
 ///         InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
 ///         H200), for probe sizes below 64 KiB, reps or rounds < 1, or a negative or infinite

@@ -201,9 +201,13 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
                        " probe(s) within distance " + std::to_string(options.profile->max_distance).substr(0, 4) +
                        ", nearest " + profile_est.nearest->name + " (mean " +
                        std::to_string(profile_est.nearest->mean).substr(0, 5) + ", cv " +
-                       std::to_string(profile_est.nearest->cv).substr(0, 4) + ", spread " +
-                       std::to_string(profile_est.nearest->col_spread).substr(0, 5) + "; distance " +
-                       std::to_string(profile_est.distance).substr(0, 4) + ")";
+                       std::to_string(profile_est.nearest->cv).substr(0, 4) + ", x reach " +
+                       std::to_string(std::lround(options.profile->reach(
+                           profile_est.nearest->col_spread, profile_est.nearest->nrows, profile_est.nearest->value_bytes))) +
+                       " B against this matrix's " +
+                       std::to_string(std::lround(options.profile->reach(stats_.col_spread, stats_.ncols,
+                                                                         static_cast<int>(sizeof(Value))))) +
+                       " B; distance " + std::to_string(profile_est.distance).substr(0, 4) + ")";
   }
   const bool profiled = profile_est.nearest != nullptr;
 

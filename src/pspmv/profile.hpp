@@ -100,11 +100,30 @@ struct MachineProfile {
   /// larger or smaller than a probe is as far from it as one with twice its mean row length. The
   /// probes come in two sizes (CalibrateOptions): within the caches and far beyond them.
   double size_weight = 0.25;
+  /// Distance per doubling of the x reach (reach()) between a matrix and a probe. Local columns
+  /// differ in how far they reach: within a 64 KiB block of x the gathers of a short row hit L2,
+  /// within 16 KiB L1. On the H200's Xeon host SELL ran tiled hep-th (8,361-row blocks, reach
+  /// about 15 KB) 1.05-1.38x faster than CSR, yet lost on tiles of 2,048-row R-MAT graphs
+  /// (reach about 5 KB) with the same mean and cv (perf/results/2026-11-30-h200-r6/).
+  double reach_weight = 0.5;
+  /// reach() is clamped to [64, max_reach_bytes]: beyond the private L2 of the cores in view
+  /// (1 MiB) a farther reach changes nothing more (scattered matrices are told apart by
+  /// scattered()), and below one cache line neither.
+  std::int64_t max_reach_bytes = std::int64_t{1} << 20;
+
+  /// The x reach of a matrix, bytes: how far from the diagonal its nonzeros point on average,
+  /// col_spread x ncols x value_bytes (the mean |col - row| in bytes of x, for a square matrix),
+  /// clamped to [64, max_reach_bytes]. For block-diagonal matrices it is the reach within a block.
+  double reach(double col_spread, std::int64_t ncols, int value_bytes) const {
+    const double r = std::max(0.0, col_spread) * static_cast<double>(ncols) * value_bytes;
+    return std::min(std::max(r, 64.0), static_cast<double>(std::max<std::int64_t>(max_reach_bytes, 64)));
+  }
 
   /// Feature distance between a matrix of `csr_bytes` and a probe: |log2 of the mean-length
   /// ratio| + |log2 of the (1 + cv) ratio| + 2 if one has scattered columns and the other not +
-  /// size_weight x |log2 of the size ratio| (when the probe's size is known). 1.0 is, for example,
-  /// a mean twice the probe's at the same cv, locality and size.
+  /// size_weight x |log2 of the size ratio| (when the probe's size is known) + reach_weight x
+  /// |log2 of the x-reach ratio| (reach()). 1.0 is, for example, a mean twice the probe's at the
+  /// same cv, locality and size.
   double distance(const RowStats& s, std::int64_t csr_bytes, const ProfileProbe& p) const {
     const double m = std::max(s.mean, 1e-3), pm = std::max(p.mean, 1e-3);
     const bool matrix_scattered = scattered(s.col_spread, s.ncols, p.value_bytes);
@@ -113,8 +132,11 @@ struct MachineProfile {
                             ? size_weight * std::fabs(std::log2(static_cast<double>(csr_bytes) /
                                                                 static_cast<double>(p.csr_bytes)))
                             : 0.0;
+    const double reach_term =
+        reach_weight * std::fabs(std::log2(reach(s.col_spread, s.ncols, p.value_bytes) /
+                                           reach(p.col_spread, p.nrows, p.value_bytes)));
     return std::fabs(std::log2(m / pm)) + std::fabs(std::log2((1 + s.cv) / (1 + p.cv))) +
-           (matrix_scattered != probe_scattered ? 2.0 : 0.0) + size;
+           (matrix_scattered != probe_scattered ? 2.0 : 0.0) + size + reach_term;
   }
 
   /// The probe nearest to a matrix of these statistics among those timed with value_bytes, or
@@ -188,23 +210,25 @@ struct MachineProfile {
   }
 
   /// Throws unless the rule parameters and the probes are in range: min_gain and
-  /// sell_memory_limit >= 1, max_distance, size_weight, prior_weight, scattered_min_x_bytes and
-  /// min_csr_bytes >= 0, bandwidth > 0; every probe of value_bytes 4 or 8 with finite gains >= 0
+  /// sell_memory_limit >= 1, max_distance, size_weight, prior_weight, reach_weight,
+  /// scattered_min_x_bytes and min_csr_bytes >= 0, bandwidth > 0, max_reach_bytes >= 64; every probe of value_bytes 4 or 8 with finite gains >= 0
   /// and mean >= 0.
   /// @throws InvalidArgument naming the parameter or the probe (index and name).
   void validate() const {
     auto finite_at_least = [](double v, double lo) { return std::isfinite(v) && v >= lo; };
     if (!finite_at_least(min_gain, 1) || !finite_at_least(sell_memory_limit, 1) ||
         !finite_at_least(max_distance, 0) || !finite_at_least(size_weight, 0) ||
-        !finite_at_least(prior_weight, 0) || !(std::isfinite(bandwidth) && bandwidth > 0) ||
-        scattered_min_x_bytes < 0 || min_csr_bytes < 0)
+        !finite_at_least(prior_weight, 0) || !finite_at_least(reach_weight, 0) ||
+        !(std::isfinite(bandwidth) && bandwidth > 0) || scattered_min_x_bytes < 0 || min_csr_bytes < 0 ||
+        max_reach_bytes < 64)
       throw InvalidArgument("machine profile (" + machine + "): min_gain " + std::to_string(min_gain) +
                             " and sell_memory_limit " + std::to_string(sell_memory_limit) +
                             " must be >= 1; max_distance " + std::to_string(max_distance) + ", size_weight " +
                             std::to_string(size_weight) + ", prior_weight " + std::to_string(prior_weight) +
-                            ", scattered_min_x_bytes " + std::to_string(scattered_min_x_bytes) +
-                            " and min_csr_bytes " + std::to_string(min_csr_bytes) + " >= 0; bandwidth " +
-                            std::to_string(bandwidth) + " > 0");
+                            ", reach_weight " + std::to_string(reach_weight) + ", scattered_min_x_bytes " +
+                            std::to_string(scattered_min_x_bytes) + " and min_csr_bytes " +
+                            std::to_string(min_csr_bytes) + " >= 0; bandwidth " + std::to_string(bandwidth) +
+                            " > 0; max_reach_bytes " + std::to_string(max_reach_bytes) + " >= 64");
     for (std::size_t i = 0; i < probes.size(); ++i) {
       const auto& p = probes[i];
       if ((p.value_bytes != 4 && p.value_bytes != 8) || !finite_at_least(p.team_gain, 0) ||

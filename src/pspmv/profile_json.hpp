@@ -42,9 +42,9 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("sell_seconds").get_to(p.sell_seconds);
 }
 
-/// The format string of the file: version 2 (pooled estimates, two probe sizes). Version 1 files
-/// (this session's first runs, nearest-probe rules) are refused: calibrate again.
-inline const char* profile_format() { return "pspmv machine profile 2"; }
+/// The format string of the file: version 3 (pooled estimates, two probe sizes, the x reach a
+/// feature). Versions 1 and 2 (nearest-probe rules; no reach) are refused: calibrate again.
+inline const char* profile_format() { return "pspmv machine profile 3"; }
 
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
   j = {{"format", profile_format()},
@@ -58,6 +58,8 @@ inline void to_json(nlohmann::json& j, const MachineProfile& m) {
        {"bandwidth", m.bandwidth},
        {"prior_weight", m.prior_weight},
        {"size_weight", m.size_weight},
+       {"reach_weight", m.reach_weight},
+       {"max_reach_bytes", m.max_reach_bytes},
        {"sell_memory_limit", m.sell_memory_limit},
        {"scattered_spread", m.scattered_spread},
        {"scattered_min_x_bytes", m.scattered_min_x_bytes},
@@ -80,6 +82,8 @@ inline void from_json(const nlohmann::json& j, MachineProfile& m) {
   j.at("bandwidth").get_to(m.bandwidth);
   j.at("prior_weight").get_to(m.prior_weight);
   j.at("size_weight").get_to(m.size_weight);
+  j.at("reach_weight").get_to(m.reach_weight);
+  j.at("max_reach_bytes").get_to(m.max_reach_bytes);
   j.at("sell_memory_limit").get_to(m.sell_memory_limit);
   j.at("scattered_spread").get_to(m.scattered_spread);
   j.at("scattered_min_x_bytes").get_to(m.scattered_min_x_bytes);
