@@ -230,6 +230,11 @@ int main(int argc, char** argv) {
   calib->add_option("--probe-mib", cal_probe_mib, "CSR size of each probe matrix, MiB")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 16))
       ->capture_default_str();
+  std::int64_t cal_medium_kib = cal.medium_probe_bytes >> 10;
+  calib->add_option("--medium-probe-kib", cal_medium_kib,
+                    "CSR size of each probe of the third set, within L2 and L3, KiB (0: none)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 24))
+      ->capture_default_str();
   std::int64_t cal_small_kib = cal.small_probe_bytes >> 10;
   calib->add_option("--small-probe-kib", cal_small_kib, "CSR size of each probe of the second set, within the caches, KiB (0: none)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 24))
@@ -340,12 +345,14 @@ int main(int argc, char** argv) {
     } else if (*calib) {
       cal.probe_bytes = cal_probe_mib << 20;
       cal.small_probe_bytes = cal_small_kib << 10;
+      cal.medium_probe_bytes = cal_medium_kib << 10;
       cal.min_sample_seconds = cal_min_sample_ms * 1e-3;
       if (cal.machine.empty()) cal.machine = machine_description();
       cal.progress = [](const std::string& line) { std::cout << "  " << line << std::endl; };
       using Host = Kokkos::DefaultHostExecutionSpace;
-      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB and {} of {} KiB on {} ({} threads)\n",
+      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB, {} of {} KiB and {} of {} KiB on {} ({} threads)\n",
                                pspmv::calibration_probe_count(), cal_probe_mib,
+                               cal_medium_kib > 0 ? pspmv::calibration_probe_count() : 0, cal_medium_kib,
                                cal_small_kib > 0 ? pspmv::calibration_probe_count() : 0, cal_small_kib,
                                Host().name(), Host().concurrency());
       pspmv::MachineProfile prof;

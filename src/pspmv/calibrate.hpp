@@ -6,7 +6,7 @@
 /// AnalyzeOptions::profile.
 ///
 /// @code
-///   pspmv::CalibrateOptions c;                     // 14 probes of 256 MiB of CSR, 14 of 256 KiB
+///   pspmv::CalibrateOptions c;                     // 14 probes each of 256 MiB, 1 MiB and 256 KiB of CSR
 ///   auto profile = std::make_shared<const pspmv::MachineProfile>(
 ///       pspmv::calibrate<Kokkos::DefaultHostExecutionSpace, double>(c));
 ///   pspmv::AnalyzeOptions o;
@@ -40,6 +40,13 @@ struct CalibrateOptions {
   /// size of a typical SuiteSparse matrix of the shared set (1 KB to 1 MB), where a launch takes
   /// microseconds and fork/join and the row loop's overhead count, not bandwidth.
   std::int64_t small_probe_bytes = std::int64_t{256} << 10;
+  /// CSR bytes of a third set between the two (0: none): 1 MiB, within a Xeon core's 2 MiB L2
+  /// and the L3, the size of the largest shared matrices (bcsstk13, bayer10: 1.0-1.2 MB). On the
+  /// H200's Xeon host, team_per_row's gain rose with size across the 256 KiB set (0.77-1.06 up
+  /// to 823 KB) and CSR team_per_row beat thread_per_row on bcsstk13 and bayer10 in four runs
+  /// of five (1.10-1.39x), which no probe of 256 KiB predicted
+  /// (perf/results/2026-12-01-h200-r7/README.md).
+  std::int64_t medium_probe_bytes = std::int64_t{1} << 20;
   int reps = 7;       ///< timed samples per plan and round (median)
   int rounds = 5;     ///< interleaved rounds (median of the round medians)
   double min_sample_seconds = TuneOptions{}.min_sample_seconds;  ///< see TuneOptions
@@ -136,8 +143,8 @@ CalibrationProbe<Value> make_probe(std::size_t which, std::int64_t bytes, std::u
 }
 }  // namespace detail
 
-/// Probe matrices per size of a calibration (14): a profile holds this many per size and
-/// precision.
+/// Probe matrices per size of a calibration (14): a profile holds this many per size (up to
+/// three) and precision.
 inline std::size_t calibration_probe_count() { return detail::probe_recipes().size(); }
 
 /// Measures a machine profile on ExecSpace (a host space) in precision Value: for each probe
@@ -145,9 +152,10 @@ inline std::size_t calibration_probe_count() { return detail::probe_recipes().si
 /// within MachineProfile::sell_memory_limit of the CSR bytes) are analyzed with the
 /// model's schedule and timed in `rounds` interleaved rounds (time_interleaved); the probe
 /// records the ratios (ProfileProbe::team_gain, sell_gain) and its row statistics.
-/// Cost: fourteen probes of about probe_bytes each and fourteen of small_probe_bytes (a tile
-/// probe's one block when that is larger: up to about 800 KB), three plans each; on the H200's
-/// 16-core host about 30 s at the defaults, on the 2-core EPYC VM about 2 min.
+/// Cost: fourteen probes of about probe_bytes each, fourteen of medium_probe_bytes and fourteen
+/// of small_probe_bytes (a tile probe's one block when that is larger: up to about 800 KB; a
+/// probe that comes out the same at two sizes is measured once), three plans each; on the H200's 16-core host about 40 s at the defaults, on the 2-core EPYC VM
+/// about 2 min.
 /// @throws Error if a plan measured a time that is not positive and finite;
 ///         InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
 ///         H200), for probe sizes below 64 KiB, reps or rounds < 1, or a negative or infinite
@@ -160,10 +168,12 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     throw InvalidArgument(std::string("calibrate: measures host execution spaces; ") + ExecSpace().name() +
                           " keeps its compile-time ExecTraits");
   const std::int64_t min_bytes = std::int64_t{64} << 10;
-  if (o.probe_bytes < min_bytes || (o.small_probe_bytes != 0 && o.small_probe_bytes < min_bytes) || o.reps < 1 ||
-      o.rounds < 1 || !(o.min_sample_seconds >= 0) || !std::isfinite(o.min_sample_seconds))
-    throw InvalidArgument("CalibrateOptions: probe_bytes and small_probe_bytes (unless 0) must be >= 64 KiB (got " +
-                          std::to_string(o.probe_bytes) + " and " + std::to_string(o.small_probe_bytes) +
+  if (o.probe_bytes < min_bytes || (o.small_probe_bytes != 0 && o.small_probe_bytes < min_bytes) ||
+      (o.medium_probe_bytes != 0 && o.medium_probe_bytes < min_bytes) || o.reps < 1 || o.rounds < 1 ||
+      !(o.min_sample_seconds >= 0) || !std::isfinite(o.min_sample_seconds))
+    throw InvalidArgument("CalibrateOptions: probe_bytes, and medium_probe_bytes and small_probe_bytes unless 0, must be >= 64 KiB (got " +
+                          std::to_string(o.probe_bytes) + ", " + std::to_string(o.medium_probe_bytes) + " and " +
+                          std::to_string(o.small_probe_bytes) +
                           "), reps and rounds >= 1, min_sample_seconds >= 0 and finite");
   MachineProfile prof;
   prof.machine = o.machine;
@@ -175,14 +185,20 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     char buf[64];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     prof.created = std::string(buf) + " by pspmv::calibrate, probes of " + std::to_string(o.probe_bytes >> 10) +
-                   " KiB and " + std::to_string(o.small_probe_bytes >> 10) + " KiB, " + std::to_string(o.reps) +
+                   " KiB, " + std::to_string(o.medium_probe_bytes >> 10) + " KiB and " +
+                   std::to_string(o.small_probe_bytes >> 10) + " KiB, " + std::to_string(o.reps) +
                    " reps x " + std::to_string(o.rounds) + " rounds";
   }
   const std::size_t nprobes = detail::probe_recipes().size();
   std::vector<std::int64_t> sizes{o.probe_bytes};
+  if (o.medium_probe_bytes > 0) sizes.push_back(o.medium_probe_bytes);
   if (o.small_probe_bytes > 0) sizes.push_back(o.small_probe_bytes);
   for (std::size_t k = 0; k < nprobes * sizes.size(); ++k) {
     const auto probe = detail::make_probe<Value>(k % nprobes, sizes[k / nprobes], o.seed);
+    // A tile probe whose one block exceeds two sizes is the same matrix at both: measured once.
+    bool seen = false;
+    for (const auto& q : prof.probes) seen = seen || q.name == probe.name;
+    if (seen) continue;
     const auto& A = probe.A;
     ProfileProbe r;
     r.name = probe.name;

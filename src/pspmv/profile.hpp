@@ -8,7 +8,7 @@
 /// sparse matrix kernels", SciDAC 2005; R. Vuduc's thesis, UC Berkeley 2003, section 3): an
 /// offline benchmark of the machine on synthetic matrices, done once, combined at analysis time
 /// with the statistics of the user's matrix. Here the benchmark times, on synthetic probe
-/// matrices of two sizes, CSR thread_per_row, CSR team_per_row (a row's entries as a host team's
+/// matrices of three sizes, CSR thread_per_row, CSR team_per_row (a row's entries as a host team's
 /// vector lanes: independent partial sums) and SELL-C-sigma; analyze() gives a matrix the
 /// choices that the probes near it in row statistics and size measured faster (estimate():
 /// a kernel-weighted mean of their gains, E. A. Nadaraya, "On estimating regression", Theory
@@ -57,7 +57,7 @@ struct MachineProfile {
   int concurrency = 0;       ///< ExecSpace().concurrency() it was measured at (threads)
   std::string created;       ///< when and by what (free text)
   /// Matrices with fewer CSR bytes keep the compile-time model (0: every size; the probes of
-  /// two sizes and size_weight decide how far a matrix's size lies from theirs).
+  /// three sizes and size_weight decide how far a matrix's size lies from theirs).
   std::int64_t min_csr_bytes = 0;
   /// The pooled gain (estimate()) must reach this factor for analyze() to take the choice it
   /// favours (team_per_row over thread_per_row, SELL over CSR). The bar of issue #6 is 10% of the
@@ -98,14 +98,18 @@ struct MachineProfile {
 
   /// Distance per doubling of the CSR size between a matrix and a probe: 0.25, so a matrix 16x
   /// larger or smaller than a probe is as far from it as one with twice its mean row length. The
-  /// probes come in two sizes (CalibrateOptions): within the caches and far beyond them.
+  /// probes come in three sizes (CalibrateOptions): within L2, within L2 and L3, far beyond the caches.
   double size_weight = 0.25;
-  /// Distance per doubling of the x reach (reach()) between a matrix and a probe. Local columns
-  /// differ in how far they reach: within a 64 KiB block of x the gathers of a short row hit L2,
-  /// within 16 KiB L1. On the H200's Xeon host SELL ran tiled hep-th (8,361-row blocks, reach
-  /// about 15 KB) 1.05-1.38x faster than CSR, yet lost on tiles of 2,048-row R-MAT graphs
-  /// (reach about 5 KB) with the same mean and cv (perf/results/2026-11-30-h200-r6/).
-  double reach_weight = 0.5;
+  /// Distance per doubling of the x reach (reach()) between a matrix and a probe; 0 (the
+  /// default): the reach is no feature. Local columns differ in how far they reach: within a
+  /// 64 KiB block of x the gathers of a short row hit L2, within 16 KiB L1. On the H200's Xeon
+  /// host SELL ran tiled hep-th (8,361-row blocks, reach about 15 KB) 1.05-1.38x faster than
+  /// CSR, yet lost on tiles of 2,048-row R-MAT graphs (reach about 5 KB) with the same mean and
+  /// cv. At 0.5, measured there (perf/results/2026-12-01-h200-r7/README.md): tiles of
+  /// 8,192-row R-MAT graphs (reach about 21 KB) did not reproduce hep-th's SELL gain (1.003),
+  /// and large tiles of blocks of under 100 rows (reach below 1 KB, nearer the diagonal than any
+  /// large probe) fell out of every probe's reach: 7 misses of the holdouts against 1-3 at 0.
+  double reach_weight = 0;
   /// reach() is clamped to [64, max_reach_bytes]: beyond the private L2 of the cores in view
   /// (1 MiB) a farther reach changes nothing more (scattered matrices are told apart by
   /// scattered()), and below one cache line neither.
@@ -182,13 +186,14 @@ struct MachineProfile {
     double gt = 0, gs = 0;                   // machine-wide log gains (sums), the prior
     int nt = 0, ns = 0;
     // The prior is the machine's behaviour at the nearest probe's scale: the probes of its size
-    // set (within 4x of its size), not those of the other (in-cache and out-of-cache gains
-    // differ: on the H200's host the small probes' team_per_row gains were 0.73-1.03, the large
-    // ones' 0.96-1.11, perf/results/2026-11-30-h200-r6/ run 4).
+    // set (within 3x of its size; the default sets lie 4x and 256x apart), not those of the
+    // others (in-cache and out-of-cache gains differ: on the H200's host the small probes'
+    // team_per_row gains were 0.73-1.03, the large ones' 0.96-1.11,
+    // perf/results/2026-11-30-h200-r6/ run 4).
     auto same_scale = [&](const ProfileProbe& p) {
       if (p.csr_bytes <= 0 || e.nearest->csr_bytes <= 0) return true;
       const double r = static_cast<double>(p.csr_bytes) / static_cast<double>(e.nearest->csr_bytes);
-      return r <= 4 && r >= 0.25;
+      return r < 3 && r > 1.0 / 3;
     };
     for (const auto& p : probes) {
       if (p.value_bytes != value_bytes) continue;
