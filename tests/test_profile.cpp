@@ -149,6 +149,43 @@ TEST(Profile, EstimatePoolsTheProbesInReach) {
   EXPECT_NEAR(two.estimate(stats(7, 0.05, 0.005), 8, 1 << 18).team_gain, 0.5, 1e-12);
 }
 
+TEST(Profile, GainsPoolOnlyUnderTheirSchedule) {
+  auto m = profile_for_this_host();
+  m.prior_weight = 1;
+  // The same local probe timed under two schedules: team_per_row lost under static_chunks (a
+  // league of many one-thread teams) and won under nnz_balanced.
+  auto under_static = probe("local-static", 7, 1.0, 0.002, 0.6, 0.9);
+  auto under_balanced = probe("local-balanced", 7, 1.0, 0.002, 1.1, 0.9);
+  under_static.schedule = "static_chunks";
+  under_balanced.schedule = "nnz_balanced";
+  m.probes = {under_static, under_balanced};
+  const auto s = stats(7, 1.0, 0.002);
+  const auto balanced = m.estimate(s, 8, 1 << 30, "nnz_balanced");
+  ASSERT_NE(balanced.nearest, nullptr);
+  EXPECT_EQ(balanced.nearest->name, "local-balanced");
+  EXPECT_EQ(balanced.probes, 1);
+  EXPECT_NEAR(balanced.team_gain, 1.1, 1e-12) << "the probe and the prior of its schedule alone";
+  EXPECT_NEAR(m.estimate(s, 8, 1 << 30, "static_chunks").team_gain, 0.6, 1e-12);
+  EXPECT_EQ(m.estimate(s, 8, 1 << 30, "work_stealing").nearest, nullptr) << "no probe timed under it";
+  EXPECT_NEAR(m.estimate(s, 8, 1 << 30).team_gain, std::sqrt(0.6 * 1.1), 1e-12) << "no schedule given: all";
+  // A probe of unknown schedule counts for every schedule.
+  m.probes[0].schedule.clear();
+  EXPECT_EQ(m.estimate(s, 8, 1 << 30, "nnz_balanced").probes, 2);
+  // analyze() asks for the schedule the matrix's CSR plan takes (named in the reason) and takes
+  // the mapping the probe of that schedule favours.
+  const auto A = pspmv::generate_stencil<double, std::int64_t>(4, 4, 4, 7);
+  m.probes[0].schedule = "static_chunks";
+  m.probes[1].schedule = "nnz_balanced";
+  for (auto& p : m.probes) p.mean = 5.5, p.cv = 0.15;  // near the stencil's rows
+  pspmv::AnalyzeOptions o;
+  o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  const auto plan = pspmv::analyze<Host>(A, o);
+  const std::string sched = pspmv::to_string(plan.schedule());
+  EXPECT_NE(plan.reason().find("timed under " + sched), std::string::npos) << plan.reason();
+  EXPECT_EQ(plan.mapping(), sched == "nnz_balanced" ? pspmv::Mapping::team_per_row : pspmv::Mapping::thread_per_row)
+      << plan.reason();
+}
+
 TEST(Profile, XReachSeparatesLocalProbes) {
   auto m = profile_for_this_host();
   m.reach_weight = 0.5;
@@ -260,6 +297,7 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   m.probes[1].sell_seconds = 2.5e-3;
   m.probes[1].team_gain = 1.125;
   m.probes[1].sell_gain = 0.875;
+  m.probes[1].schedule = "nnz_balanced";
   // Every rule parameter off its default, so that a writer or reader that drops one is caught.
   m.min_gain = 1.03;
   m.max_distance = 1.25;
@@ -284,6 +322,7 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   EXPECT_EQ(back->probes[1].csr_bytes, 4567);
   EXPECT_DOUBLE_EQ(back->probes[1].team_gain, 1.125);
   EXPECT_DOUBLE_EQ(back->probes[1].sell_gain, 0.875);
+  EXPECT_EQ(back->probes[1].schedule, "nnz_balanced");
   EXPECT_DOUBLE_EQ(back->min_gain, 1.03);
   EXPECT_DOUBLE_EQ(back->max_distance, 1.25);
   EXPECT_DOUBLE_EQ(back->bandwidth, 0.75);

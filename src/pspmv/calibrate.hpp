@@ -219,6 +219,7 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     AnalyzeOptions thread = base, team = base, sell = base;
     thread.mapping = Mapping::thread_per_row;
     team.mapping = Mapping::team_per_row;
+    r.schedule = to_string(model.schedule());
     std::vector<PlanT> plans{PlanT(A, thread), PlanT(A, team)};
     const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, Traits::template sell_slice_height<Value>(),
                                        std::min<std::int64_t>(std::int64_t{Traits::sell_sigma_slices} *

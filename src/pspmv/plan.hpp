@@ -195,10 +195,16 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     options.profile->check(ExecSpace().name(), ExecSpace().concurrency());
     if (stats_.col_spread < 0)
       stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
-    profile_est = options.profile->estimate(stats_, static_cast<int>(sizeof(Value)), static_cast<std::int64_t>(csr_bytes_));
+    // The probes' gains hold under the schedule they were timed with: the model's CSR schedule
+    // for them, so the one this matrix's CSR plan would take (or the caller's).
+    const std::string csr_schedule = to_string(
+        detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, A.row_ptr.data(), options, Format::csr, 0).schedule);
+    profile_est = options.profile->estimate(stats_, static_cast<int>(sizeof(Value)),
+                                            static_cast<std::int64_t>(csr_bytes_), csr_schedule);
     if (profile_est.nearest)
       profile_reason = "machine profile (" + options.profile->machine + "): " + std::to_string(profile_est.probes) +
-                       " probe(s) within distance " + std::to_string(options.profile->max_distance).substr(0, 4) +
+                       " probe(s) timed under " + csr_schedule + " within distance " +
+                       std::to_string(options.profile->max_distance).substr(0, 4) +
                        ", nearest " + profile_est.nearest->name + " (mean " +
                        std::to_string(profile_est.nearest->mean).substr(0, 5) + ", cv " +
                        std::to_string(profile_est.nearest->cv).substr(0, 4) + ", x reach " +

@@ -42,6 +42,12 @@ struct ProfileProbe {
   double mean = 0;          ///< RowStats::mean (nonzeros per row)
   double cv = 0;            ///< RowStats::cv (row-length coefficient of variation)
   double col_spread = 0;    ///< RowStats::col_spread (0: diagonal, ~1/3: uniformly random columns)
+  /// The schedule all three plans were timed under (the model's for the probe, to_string(Schedule),
+  /// e.g. "nnz_balanced"); "" : unknown, pooled for every schedule. A gain holds for its
+  /// schedule only: on the H200's Xeon host team_per_row ran the 1 MiB probes at 0.57-0.75x
+  /// thread_per_row's speed under static_chunks (a league of thousands of one-thread teams) and at
+  /// 0.85-1.06x under nnz_balanced (16 teams) (perf/results/2026-12-01-h200-r7/README.md).
+  std::string schedule;
   /// Measured time ratios (medians of interleaved rounds; > 1: the second plan is faster):
   double team_gain = 0;     ///< CSR thread_per_row time / CSR team_per_row time
   double sell_gain = 0;     ///< best CSR time / SELL time (0: SELL exceeded the memory limit, not timed)
@@ -143,16 +149,23 @@ struct MachineProfile {
            (matrix_scattered != probe_scattered ? 2.0 : 0.0) + size + reach_term;
   }
 
-  /// The probe nearest to a matrix of these statistics among those timed with value_bytes, or
-  /// nullptr if none lies within max_distance or the matrix has fewer than min_csr_bytes.
-  /// `dist`, when given, receives the distance of the probe returned.
+  /// Whether a probe's gains hold for a plan of `schedule` (to_string(Schedule); "" : any): the
+  /// probe was timed under it, or its schedule is unknown.
+  static bool same_schedule(const ProfileProbe& p, const std::string& schedule) {
+    return schedule.empty() || p.schedule.empty() || p.schedule == schedule;
+  }
+
+  /// The probe nearest to a matrix of these statistics among those timed with value_bytes (and,
+  /// when `schedule` is given, under that schedule; see same_schedule()), or nullptr if none
+  /// lies within max_distance or the matrix has fewer than min_csr_bytes. `dist`, when given,
+  /// receives the distance of the probe returned.
   const ProfileProbe* nearest(const RowStats& s, int value_bytes, std::int64_t csr_bytes,
-                              double* dist = nullptr) const {
+                              double* dist = nullptr, const std::string& schedule = std::string()) const {
     if (csr_bytes < min_csr_bytes) return nullptr;
     const ProfileProbe* best = nullptr;
     double d_best = 0;
     for (const auto& p : probes) {
-      if (p.value_bytes != value_bytes) continue;
+      if (p.value_bytes != value_bytes || !same_schedule(p, schedule)) continue;
       const double d = distance(s, csr_bytes, p);
       if (d <= max_distance && (best == nullptr || d < d_best)) {
         best = &p;
@@ -173,13 +186,15 @@ struct MachineProfile {
   };
 
   /// Kernel regression of the probes' gains (Nadaraya-Watson): the weighted geometric mean over
-  /// the probes timed with value_bytes within max_distance of the matrix, weight exp(-(d/h)^2),
+  /// the probes timed with value_bytes (under `schedule`, when given: the schedule the matrix's
+  /// plan will run, see same_schedule()) within max_distance of the matrix, weight exp(-(d/h)^2),
   /// h = bandwidth, together with the machine-wide geometric mean at weight prior_weight. One
   /// probe's measurement is noisy by several percent; its neighbours' and the machine's agreement
   /// is the signal. Empty (nearest == nullptr) below min_csr_bytes or with no probe in reach.
-  Estimate estimate(const RowStats& s, int value_bytes, std::int64_t csr_bytes) const {
+  Estimate estimate(const RowStats& s, int value_bytes, std::int64_t csr_bytes,
+                    const std::string& schedule = std::string()) const {
     Estimate e;
-    e.nearest = nearest(s, value_bytes, csr_bytes, &e.distance);
+    e.nearest = nearest(s, value_bytes, csr_bytes, &e.distance, schedule);
     if (e.nearest == nullptr) return e;
     const double h = bandwidth > 0 ? bandwidth : 1e-9;
     double wt = 0, lt = 0, ws = 0, ls = 0;  // local weights and weighted log gains
@@ -196,7 +211,7 @@ struct MachineProfile {
       return r < 3 && r > 1.0 / 3;
     };
     for (const auto& p : probes) {
-      if (p.value_bytes != value_bytes) continue;
+      if (p.value_bytes != value_bytes || !same_schedule(p, schedule)) continue;
       if (same_scale(p) && p.team_gain > 0) gt += std::log(p.team_gain), ++nt;
       if (same_scale(p) && p.sell_gain > 0) gs += std::log(p.sell_gain), ++ns;
       const double d = distance(s, csr_bytes, p);

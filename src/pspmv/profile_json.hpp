@@ -19,7 +19,7 @@ namespace pspmv {
 
 inline void to_json(nlohmann::json& j, const ProfileProbe& p) {
   j = {{"name", p.name}, {"value_bytes", p.value_bytes}, {"nrows", p.nrows}, {"nnz", p.nnz}, {"csr_bytes", p.csr_bytes},
-       {"mean", p.mean}, {"cv", p.cv}, {"col_spread", p.col_spread}, {"team_gain", p.team_gain},
+       {"mean", p.mean}, {"cv", p.cv}, {"col_spread", p.col_spread}, {"schedule", p.schedule}, {"team_gain", p.team_gain},
        {"sell_gain", p.sell_gain}, {"sell_bytes_ratio", p.sell_bytes_ratio},
        {"csr_thread_seconds", p.csr_thread_seconds}, {"csr_team_seconds", p.csr_team_seconds},
        {"sell_seconds", p.sell_seconds}};
@@ -34,6 +34,7 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("mean").get_to(p.mean);
   j.at("cv").get_to(p.cv);
   j.at("col_spread").get_to(p.col_spread);
+  j.at("schedule").get_to(p.schedule);
   j.at("team_gain").get_to(p.team_gain);
   j.at("sell_gain").get_to(p.sell_gain);
   j.at("sell_bytes_ratio").get_to(p.sell_bytes_ratio);
@@ -42,8 +43,9 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("sell_seconds").get_to(p.sell_seconds);
 }
 
-/// The format string of the file: version 3 (pooled estimates, two probe sizes, the x reach a
-/// feature). Versions 1 and 2 (nearest-probe rules; no reach) are refused: calibrate again.
+/// The format string of the file: version 3 (pooled estimates, probes of three sizes, each
+/// with the schedule it was timed under, the x reach a feature). Versions 1 and 2 (nearest-probe
+/// rules; two sizes, no schedule, no reach) are refused: calibrate again.
 inline const char* profile_format() { return "pspmv machine profile 3"; }
 
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
