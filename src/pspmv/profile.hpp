@@ -44,9 +44,10 @@ struct ProfileProbe {
   double col_spread = 0;    ///< RowStats::col_spread (0: diagonal, ~1/3: uniformly random columns)
   /// The schedule all three plans were timed under (the model's for the probe, to_string(Schedule),
   /// e.g. "nnz_balanced"); "" : unknown, pooled for every schedule. A gain holds for its
-  /// schedule only: on the H200's Xeon host team_per_row ran the 1 MiB probes at 0.57-0.75x
-  /// thread_per_row's speed under static_chunks (a league of thousands of one-thread teams) and at
-  /// 0.85-1.06x under nnz_balanced (16 teams) (perf/results/2026-12-01-h200-r7/README.md).
+  /// schedule only: in one calibration of the H200's Xeon host team_per_row ran the 1 MiB probes
+  /// at 0.57-0.78x thread_per_row's speed under static_chunks (a league of thousands of
+  /// one-thread teams) and at 0.85-1.10x under nnz_balanced (16 teams); two later ones measured
+  /// 0.80-1.01x and 0.76-0.89x (perf/results/2026-12-01-h200-r7/README.md).
   std::string schedule;
   /// Measured time ratios (medians of interleaved rounds; > 1: the second plan is faster):
   double team_gain = 0;     ///< CSR thread_per_row time / CSR team_per_row time
@@ -116,9 +117,9 @@ struct MachineProfile {
   /// host SELL ran tiled hep-th (8,361-row blocks, reach about 15 KB) 1.05-1.38x faster than
   /// CSR, yet lost on tiles of 2,048-row R-MAT graphs (reach about 5 KB) with the same mean and
   /// cv. At 0.5, measured there (perf/results/2026-12-01-h200-r7/README.md): tiles of
-  /// 8,192-row R-MAT graphs (reach about 21 KB) did not reproduce hep-th's SELL gain (1.003),
-  /// and large tiles of blocks of under 100 rows (reach below 1 KB, nearer the diagonal than any
-  /// large probe) fell out of every probe's reach: 7 misses of the holdouts against 1-3 at 0.
+  /// 8,192-row R-MAT graphs (reach about 21 KB) measured SELL at 1.00-1.09x, short of hep-th's
+  /// 1.14-1.23x, and 9 large tiled holdout matrices of reach below 4 KB (nearer the diagonal
+  /// than any large probe) fell out of every probe's reach into the compile-time model.
   double reach_weight = 0;
   /// reach() is clamped to [64, max_reach_bytes]: beyond the private L2 of the cores in view
   /// (1 MiB) a farther reach changes nothing more (scattered matrices are told apart by
