@@ -350,10 +350,10 @@ int main(int argc, char** argv) {
       if (cal.machine.empty()) cal.machine = machine_description();
       cal.progress = [](const std::string& line) { std::cout << "  " << line << std::endl; };
       using Host = Kokkos::DefaultHostExecutionSpace;
-      std::cout << fmt::format("pspmv calibrate: {} probes of about {} MiB, {} of {} KiB and {} of {} KiB on {} ({} threads)\n",
-                               pspmv::calibration_probe_count(), cal_probe_mib,
-                               cal_medium_kib > 0 ? pspmv::calibration_probe_count() : 0, cal_medium_kib,
-                               cal_small_kib > 0 ? pspmv::calibration_probe_count() : 0, cal_small_kib,
+      std::cout << fmt::format("pspmv calibrate: {} probe recipes at about {} MiB, {} KiB and {} KiB of CSR "
+                               "(0: that size skipped; a probe that comes out the same at two sizes is measured "
+                               "once) on {} ({} threads)\n",
+                               pspmv::calibration_probe_count(), cal_probe_mib, cal_medium_kib, cal_small_kib,
                                Host().name(), Host().concurrency());
       pspmv::MachineProfile prof;
       for (const auto& p : cal_precisions) {
@@ -366,10 +366,10 @@ int main(int argc, char** argv) {
         }
       }
       pspmv::write_profile(cal_out, prof);
-      std::cout << fmt::format("wrote {}: a matrix takes team_per_row, or SELL, where the probes within distance {} "
-                               "of its row statistics and size ran it >= {}x faster (weighted geometric mean, with "
-                               "the machine-wide one at weight {})\n",
-                               cal_out, prof.max_distance, prof.min_gain, prof.prior_weight);
+      std::cout << fmt::format("wrote {} ({} probes): a matrix takes team_per_row, or SELL, where the probes of its "
+                               "schedule within distance {} of its row statistics and size ran it >= {}x faster "
+                               "(weighted geometric mean, with the machine-wide one at weight {})\n",
+                               cal_out, prof.probes.size(), prof.max_distance, prof.min_gain, prof.prior_weight);
     } else if (*tune) {
       if (!tune_profile.empty() && to.space != "host" &&
           pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu)

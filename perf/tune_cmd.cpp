@@ -33,6 +33,11 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   // its 3 fastest), and plain CSR (the unplanned call, for the break-even); "best" is the
   // fastest of the four there.
   const PlanT model(A, base);
+  // The statistics recorded with the results; analyze() computes col_spread only where a rule
+  // needs it.
+  const double col_spread = model.row_stats().col_spread >= 0
+                                ? model.row_stats().col_spread
+                                : pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   pspmv::AnalyzeOptions fixed;
   fixed.selection = pspmv::Selection::fixed;
   const PlanT baseline = pspmv::analyze<Exec>(A, fixed);
@@ -83,7 +88,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"rows", A.nrows},
           {"nnz", A.nnz()},
           {"stats", {{"mean", model.row_stats().mean}, {"cv", model.row_stats().cv},
-                     {"col_spread", model.row_stats().col_spread}, {"cols", A.ncols},
+                     {"col_spread", col_spread}, {"cols", A.ncols},
                      {"csr_bytes", model.csr_bytes()}}},
           {"model", {{"plan", model.describe()}, {"reason", model.reason()}, {"median_s", t_model},
                      {"analyze_s", model.analyze_seconds()}}},

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <set>
 #include <sstream>
 
 #include "pspmv/profile_json.hpp"
@@ -156,34 +155,76 @@ TEST(Profile, GainsPoolOnlyUnderTheirSchedule) {
   // league of many one-thread teams) and won under nnz_balanced.
   auto under_static = probe("local-static", 7, 1.0, 0.002, 0.6, 0.9);
   auto under_balanced = probe("local-balanced", 7, 1.0, 0.002, 1.1, 0.9);
-  under_static.schedule = "static_chunks";
-  under_balanced.schedule = "nnz_balanced";
+  using pspmv::Schedule;
+  under_static.schedule = Schedule::static_chunks;
+  under_balanced.schedule = Schedule::nnz_balanced;
   m.probes = {under_static, under_balanced};
   const auto s = stats(7, 1.0, 0.002);
-  const auto balanced = m.estimate(s, 8, 1 << 30, "nnz_balanced");
+  const auto balanced = m.estimate(s, 8, 1 << 30, Schedule::nnz_balanced);
   ASSERT_NE(balanced.nearest, nullptr);
   EXPECT_EQ(balanced.nearest->name, "local-balanced");
   EXPECT_EQ(balanced.probes, 1);
   EXPECT_NEAR(balanced.team_gain, 1.1, 1e-12) << "the probe and the prior of its schedule alone";
-  EXPECT_NEAR(m.estimate(s, 8, 1 << 30, "static_chunks").team_gain, 0.6, 1e-12);
-  EXPECT_EQ(m.estimate(s, 8, 1 << 30, "work_stealing").nearest, nullptr) << "no probe timed under it";
+  EXPECT_NEAR(m.estimate(s, 8, 1 << 30, Schedule::static_chunks).team_gain, 0.6, 1e-12);
+  EXPECT_EQ(m.estimate(s, 8, 1 << 30, Schedule::work_stealing).nearest, nullptr) << "no probe timed under it";
   EXPECT_NEAR(m.estimate(s, 8, 1 << 30).team_gain, std::sqrt(0.6 * 1.1), 1e-12) << "no schedule given: all";
   // A probe of unknown schedule counts for every schedule.
-  m.probes[0].schedule.clear();
-  EXPECT_EQ(m.estimate(s, 8, 1 << 30, "nnz_balanced").probes, 2);
+  m.probes[0].schedule.reset();
+  EXPECT_EQ(m.estimate(s, 8, 1 << 30, Schedule::nnz_balanced).probes, 2);
   // analyze() asks for the schedule the matrix's CSR plan takes (named in the reason) and takes
-  // the mapping the probe of that schedule favours.
+  // the mapping the probe of that schedule favours: under each schedule the caller sets.
   const auto A = pspmv::generate_stencil<double, std::int64_t>(4, 4, 4, 7);
-  m.probes[0].schedule = "static_chunks";
-  m.probes[1].schedule = "nnz_balanced";
+  m.probes[0].schedule = Schedule::static_chunks;
+  m.probes[1].schedule = Schedule::nnz_balanced;
   for (auto& p : m.probes) p.mean = 5.5, p.cv = 0.15;  // near the stencil's rows
   pspmv::AnalyzeOptions o;
   o.profile = std::make_shared<const pspmv::MachineProfile>(m);
+  for (const Schedule sched : {Schedule::static_chunks, Schedule::nnz_balanced}) {
+    o.schedule = sched;
+    const auto plan = pspmv::analyze<Host>(A, o);
+    EXPECT_EQ(plan.schedule(), sched);
+    EXPECT_NE(plan.reason().find("timed under " + pspmv::to_string(sched)), std::string::npos) << plan.reason();
+    EXPECT_EQ(plan.mapping(),
+              sched == Schedule::nnz_balanced ? pspmv::Mapping::team_per_row : pspmv::Mapping::thread_per_row)
+        << plan.reason();
+    EXPECT_TRUE(multiplies_correctly(plan, A));
+  }
+  // A schedule no probe was timed under: the compile-time model, and the reason says why.
+  o.schedule = Schedule::work_stealing;
   const auto plan = pspmv::analyze<Host>(A, o);
-  const std::string sched = pspmv::to_string(plan.schedule());
-  EXPECT_NE(plan.reason().find("timed under " + sched), std::string::npos) << plan.reason();
-  EXPECT_EQ(plan.mapping(), sched == "nnz_balanced" ? pspmv::Mapping::team_per_row : pspmv::Mapping::thread_per_row)
-      << plan.reason();
+  EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row);
+  EXPECT_NE(plan.reason().find("no probe timed under work_stealing"), std::string::npos) << plan.reason();
+  // Without a caller's schedule, the one analyze() picks is the one the estimate used.
+  o.schedule.reset();
+  const auto own = pspmv::analyze<Host>(A, o);
+  EXPECT_NE(own.reason().find("timed under " + pspmv::to_string(own.schedule())), std::string::npos) << own.reason();
+}
+
+TEST(Profile, PriorOverTheNearestProbesSizeSet) {
+  // Two size sets whose probes' CSR bytes overlap (tile probes are whole blocks): the prior
+  // follows size_set_bytes, not a window around the nearest probe's bytes.
+  auto m = profile_for_this_host();
+  m.prior_weight = 1;
+  auto near = probe("small-set", 4, 1.2, 0.002, 1.2, 0);
+  near.csr_bytes = 450 << 10;
+  near.size_set_bytes = 256 << 10;
+  auto same_set = probe("small-set-far", 26, 0.1, 0.002, 0.8, 0);  // out of reach: the prior alone
+  same_set.csr_bytes = 200 << 10;
+  same_set.size_set_bytes = 256 << 10;
+  auto other_set = probe("medium-set-far", 26, 0.1, 0.002, 0.5, 0);  // 450 KiB of the 1 MiB set
+  other_set.csr_bytes = 450 << 10;
+  other_set.size_set_bytes = 1 << 20;
+  m.probes = {near, same_set, other_set};
+  const auto e = m.estimate(stats(4, 1.2, 0.002), 8, 450 << 10);
+  ASSERT_NE(e.nearest, nullptr);
+  EXPECT_EQ(e.nearest->name, "small-set");
+  EXPECT_EQ(e.probes, 1);
+  // Local weight 1 at log 1.2, prior (log 1.2 + log 0.8) / 2 at weight 1.
+  EXPECT_NEAR(e.team_gain, std::exp((std::log(1.2) + (std::log(1.2) + std::log(0.8)) / 2) / 2), 1e-12);
+  // Unknown size sets: a window of 3x around the nearest probe's CSR bytes takes all three.
+  for (auto& p : m.probes) p.size_set_bytes = 0;
+  const double all = (std::log(1.2) + std::log(0.8) + std::log(0.5)) / 3;
+  EXPECT_NEAR(m.estimate(stats(4, 1.2, 0.002), 8, 450 << 10).team_gain, std::exp((std::log(1.2) + all) / 2), 1e-12);
 }
 
 TEST(Profile, XReachSeparatesLocalProbes) {
@@ -297,7 +338,8 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   m.probes[1].sell_seconds = 2.5e-3;
   m.probes[1].team_gain = 1.125;
   m.probes[1].sell_gain = 0.875;
-  m.probes[1].schedule = "nnz_balanced";
+  m.probes[1].schedule = pspmv::Schedule::nnz_balanced;
+  m.probes[1].size_set_bytes = 1 << 20;
   // Every rule parameter off its default, so that a writer or reader that drops one is caught.
   m.min_gain = 1.03;
   m.max_distance = 1.25;
@@ -322,7 +364,10 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
   EXPECT_EQ(back->probes[1].csr_bytes, 4567);
   EXPECT_DOUBLE_EQ(back->probes[1].team_gain, 1.125);
   EXPECT_DOUBLE_EQ(back->probes[1].sell_gain, 0.875);
-  EXPECT_EQ(back->probes[1].schedule, "nnz_balanced");
+  ASSERT_TRUE(back->probes[1].schedule.has_value());
+  EXPECT_EQ(*back->probes[1].schedule, pspmv::Schedule::nnz_balanced);
+  EXPECT_FALSE(back->probes[0].schedule.has_value()) << "unknown stays unknown";
+  EXPECT_EQ(back->probes[1].size_set_bytes, 1 << 20);
   EXPECT_DOUBLE_EQ(back->min_gain, 1.03);
   EXPECT_DOUBLE_EQ(back->max_distance, 1.25);
   EXPECT_DOUBLE_EQ(back->bandwidth, 0.75);
@@ -350,10 +395,10 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
       EXPECT_NE(what.find(needle), std::string::npos) << what;
     }
   };
-  expect_parse_error("{\"format\": \"pspmv machine profile 3\", ", "parse error");
-  expect_parse_error("{\"format\": \"pspmv machine profile 1\"}", "calibrate");  // older versions
-  expect_parse_error("{\"format\": \"pspmv machine profile 2\"}", "calibrate");
-  expect_parse_error("{\"format\": \"pspmv machine profile 3\", \"machine\": \"x\", \"space\": \"OpenMP\"}",
+  expect_parse_error("{\"format\": \"pspmv machine profile 4\", ", "parse error");
+  for (const char* older : {"1", "2", "3"})
+    expect_parse_error(std::string("{\"format\": \"pspmv machine profile ") + older + "\"}", "calibrate");
+  expect_parse_error("{\"format\": \"pspmv machine profile 4\", \"machine\": \"x\", \"space\": \"OpenMP\"}",
                      "concurrency");
   // Valid JSON of the right shape, values out of range: named, with the file.
   {
@@ -371,6 +416,28 @@ TEST(Profile, JsonRoundTripAndErrorsNameTheFile) {
     std::stringstream text2;
     text2 << in2.rdbuf();
     expect_parse_error(text2.str(), "min_gain 0.9");
+    for (auto field : {&pspmv::MachineProfile::reach_weight}) {
+      bad = m;
+      bad.*field = -0.5;
+      pspmv::write_profile(path, bad);
+      std::ifstream in3(path);
+      std::stringstream text3;
+      text3 << in3.rdbuf();
+      expect_parse_error(text3.str(), "reach_weight -0.5");
+    }
+    bad = m;
+    bad.max_reach_bytes = 32;
+    EXPECT_THROW(bad.validate(), pspmv::InvalidArgument) << "max_reach_bytes below one cache line";
+    // A schedule that is not one: the probe is named.
+    pspmv::write_profile(path, m);
+    std::ifstream in4(path);
+    std::stringstream text4;
+    text4 << in4.rdbuf();
+    std::string typo = text4.str();
+    const auto at = typo.find("\"nnz_balanced\"");
+    ASSERT_NE(at, std::string::npos);
+    typo.replace(at, 14, "\"nnz_balance\"");
+    expect_parse_error(typo, "probe irregular-local: unknown schedule 'nnz_balance'");
   }
   // A file that cannot be written is named, and no temporary is left.
   EXPECT_THROW(pspmv::write_profile(::testing::TempDir() + "no/such/dir/p.json", m), pspmv::Error);
@@ -395,9 +462,7 @@ TEST(Calibrate, MeasuresEveryProbe) {
   // the same matrix at 1 MiB and 256 KiB: measured once.
   ASSERT_EQ(m.probes.size(), 3 * pspmv::calibration_probe_count() - 1) << "three sizes of every probe";
   EXPECT_EQ(lines, static_cast<int>(m.probes.size()));
-  std::set<std::string> names;
   for (const auto& p : m.probes) {
-    names.insert(p.name);
     // Within 2x of the size asked for (stencil sides and R-MAT scales are whole numbers): the
     // first fourteen the large size, the next fourteen the medium one, the rest the small one.
     // A tile probe's block may exceed a small size: it is then one block (":1" copies).
@@ -414,6 +479,8 @@ TEST(Calibrate, MeasuresEveryProbe) {
       EXPECT_LT(p.csr_bytes, std::int64_t{1} << 20) << p.name;
     }
     EXPECT_EQ(p.value_bytes, 8);
+    EXPECT_EQ(p.size_set_bytes, asked) << p.name;
+    EXPECT_TRUE(p.schedule.has_value()) << p.name << ": calibrate records the schedule it timed under";
     EXPECT_GT(p.nnz, 0) << p.name;
     EXPECT_GT(p.csr_thread_seconds, 0) << p.name;
     EXPECT_GT(p.csr_team_seconds, 0) << p.name;
@@ -442,9 +509,11 @@ TEST(Calibrate, MeasuresEveryProbe) {
       else EXPECT_LT(reach, 8000) << p.name;
     }
   }
-  EXPECT_EQ(names.size(), m.probes.size()) << "probe names must be distinct";
   pspmv::CalibrateOptions tiny = c;
   tiny.probe_bytes = 1000;
+  EXPECT_THROW((void)(pspmv::calibrate<Host, double>(tiny)), pspmv::InvalidArgument);
+  tiny = c;
+  tiny.medium_probe_bytes = 1000;
   EXPECT_THROW((void)(pspmv::calibrate<Host, double>(tiny)), pspmv::InvalidArgument);
   if constexpr (pspmv::ExecTraits<Kokkos::DefaultExecutionSpace>::is_gpu) {
     EXPECT_THROW((void)(pspmv::calibrate<Kokkos::DefaultExecutionSpace, double>(c)), pspmv::InvalidArgument);

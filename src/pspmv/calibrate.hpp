@@ -40,11 +40,11 @@ struct CalibrateOptions {
   /// size of a typical SuiteSparse matrix of the shared set (1 KB to 1 MB), where a launch takes
   /// microseconds and fork/join and the row loop's overhead count, not bandwidth.
   std::int64_t small_probe_bytes = std::int64_t{256} << 10;
-  /// CSR bytes of a third set between the two (0: none): 1 MiB, within a Xeon core's 2 MiB L2
-  /// and the L3, the size of the largest shared matrices (bcsstk13, bayer10: 1.0-1.2 MB). On the
-  /// H200's Xeon host, team_per_row's gain rose with size across the 256 KiB set (0.77-1.06 up
-  /// to 823 KB) and CSR team_per_row beat thread_per_row on bcsstk13 and bayer10 in four runs
-  /// of five (1.10-1.39x), which no probe of 256 KiB predicted
+  /// CSR bytes of a third set between the two (0: none): 1 MiB, within the L2 (1-2 MiB per core
+  /// on the CPUs in view) and the L3, the size of the largest shared matrices (bcsstk13, bayer10:
+  /// 1.0-1.2 MB). On the H200's Xeon host CSR team_per_row beat thread_per_row on bcsstk13 and
+  /// bayer10 by 1.10-1.39x in three runs of eight (2026-11-30 run 2, 2026-12-01 runs 1 and 2),
+  /// where the probes of 256 KiB had measured team_per_row at 0.71-1.10x
   /// (perf/results/2026-12-01-h200-r7/README.md).
   std::int64_t medium_probe_bytes = std::int64_t{1} << 20;
   int reps = 7;       ///< timed samples per plan and round (median)
@@ -84,8 +84,8 @@ struct ProbeRecipe {
 /// The probes: fourteen synthetic matrices spanning the row-length statistics and the x reach
 /// (MachineProfile::reach()) the host rules depend on: local columns with regular rows (means
 /// about 5, 7, 9 and 26, cv below 0.2), with irregular rows (means about 4, 11 and 27 at cv near
-/// 1, blocks of 256-2,048 rows, x reach 1-6 KB; 4 and 12 at cv 2-3), irregular rows whose blocks
-/// of 8,192 rows reach beyond a 48 KiB L1 (means about 4 and 7, reach about 20 KB), and
+/// 1, blocks of 256-2,048 rows, x reach 1-6 KB; 4 and 12 at cv 2-3), irregular rows in blocks
+/// of 8,192 rows whose 64 KiB of x exceed a 48 KiB L1 (means about 4 and 7, reach about 21 KB), and
 /// scattered columns (random rows of mean 4 and 12, cv 0.6; an R-MAT graph, cv about 5). No
 /// matrix of the evaluation set or its holdouts is among them (their generators are, at other
 /// sizes and seeds).
@@ -154,8 +154,9 @@ inline std::size_t calibration_probe_count() { return detail::probe_recipes().si
 /// records the ratios (ProfileProbe::team_gain, sell_gain) and its row statistics.
 /// Cost: fourteen probes of about probe_bytes each, fourteen of medium_probe_bytes and fourteen
 /// of small_probe_bytes (a tile probe's one block when that is larger: up to about 800 KB; a
-/// probe that comes out the same at two sizes is measured once), three plans each; on the H200's 16-core host about 40 s at the defaults, on the 2-core EPYC VM
-/// about 2 min.
+/// probe that comes out the same at two sizes is measured once: 41 at the defaults), three
+/// plans each; on the H200's 16-core host about 30 s at the defaults, on the 2-core EPYC VM
+/// about 2.5 min.
 /// @throws Error if a plan measured a time that is not positive and finite;
 ///         InvalidArgument on a GPU space (its choices are ExecTraits<Cuda>'s, measured on the
 ///         H200), for probe sizes below 64 KiB, reps or rounds < 1, or a negative or infinite
@@ -171,7 +172,8 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
   if (o.probe_bytes < min_bytes || (o.small_probe_bytes != 0 && o.small_probe_bytes < min_bytes) ||
       (o.medium_probe_bytes != 0 && o.medium_probe_bytes < min_bytes) || o.reps < 1 || o.rounds < 1 ||
       !(o.min_sample_seconds >= 0) || !std::isfinite(o.min_sample_seconds))
-    throw InvalidArgument("CalibrateOptions: probe_bytes, and medium_probe_bytes and small_probe_bytes unless 0, must be >= 64 KiB (got " +
+    throw InvalidArgument("CalibrateOptions: probe_bytes, and medium_probe_bytes and small_probe_bytes unless 0, "
+                          "must be >= 64 KiB (got " +
                           std::to_string(o.probe_bytes) + ", " + std::to_string(o.medium_probe_bytes) + " and " +
                           std::to_string(o.small_probe_bytes) +
                           "), reps and rounds >= 1, min_sample_seconds >= 0 and finite");
@@ -195,7 +197,8 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
   if (o.small_probe_bytes > 0) sizes.push_back(o.small_probe_bytes);
   for (std::size_t k = 0; k < nprobes * sizes.size(); ++k) {
     const auto probe = detail::make_probe<Value>(k % nprobes, sizes[k / nprobes], o.seed);
-    // A tile probe whose one block exceeds two sizes is the same matrix at both: measured once.
+    // A tile probe of one copy at two sizes (its block exceeds the smaller one, so the larger
+    // one also gets one copy) is the same matrix at both: measured once, in the larger set.
     bool seen = false;
     for (const auto& q : prof.probes) seen = seen || q.name == probe.name;
     if (seen) continue;
@@ -219,7 +222,8 @@ MachineProfile calibrate(const CalibrateOptions& o = {}) {
     AnalyzeOptions thread = base, team = base, sell = base;
     thread.mapping = Mapping::thread_per_row;
     team.mapping = Mapping::team_per_row;
-    r.schedule = to_string(model.schedule());
+    r.schedule = model.schedule();
+    r.size_set_bytes = sizes[k / nprobes];
     std::vector<PlanT> plans{PlanT(A, thread), PlanT(A, team)};
     const SellShape shape = sell_shape(A.row_ptr.data(), A.nrows, Traits::template sell_slice_height<Value>(),
                                        std::min<std::int64_t>(std::int64_t{Traits::sell_sigma_slices} *

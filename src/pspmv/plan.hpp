@@ -188,6 +188,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
   // Machine profile (pspmv calibrate, profile.hpp): the gains its probes predict for this matrix.
   MachineProfile::Estimate profile_est;
   std::string profile_reason;
+  std::string profile_miss;  // a profile was given, but no probe of this schedule lies in reach
   if (options.profile) {
     if (Traits::is_gpu)
       throw InvalidArgument(std::string("machine profiles apply to host execution spaces; ") + ExecSpace().name() +
@@ -197,19 +198,25 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
       stats_.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
     // The probes' gains hold under the schedule they were timed with: the model's CSR schedule
     // for them, so the one this matrix's CSR plan would take (or the caller's).
-    const std::string csr_schedule = to_string(
-        detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, A.row_ptr.data(), options, Format::csr, 0).schedule);
+    const Schedule csr_schedule =
+        detail::choose_launch<ExecSpace, Value>(stats_, lane_slots_, A.row_ptr.data(), options, Format::csr, 0)
+            .schedule;
     profile_est = options.profile->estimate(stats_, static_cast<int>(sizeof(Value)),
                                             static_cast<std::int64_t>(csr_bytes_), csr_schedule);
+    if (!profile_est.nearest && static_cast<std::int64_t>(csr_bytes_) >= options.profile->min_csr_bytes)
+      profile_miss = "; machine profile (" + options.profile->machine + "): no probe timed under " +
+                     to_string(csr_schedule) + " within distance " +
+                     std::to_string(options.profile->max_distance).substr(0, 4) + " (compile-time model)";
     if (profile_est.nearest)
       profile_reason = "machine profile (" + options.profile->machine + "): " + std::to_string(profile_est.probes) +
-                       " probe(s) timed under " + csr_schedule + " within distance " +
+                       " probe(s) timed under " + to_string(csr_schedule) + " within distance " +
                        std::to_string(options.profile->max_distance).substr(0, 4) +
                        ", nearest " + profile_est.nearest->name + " (mean " +
                        std::to_string(profile_est.nearest->mean).substr(0, 5) + ", cv " +
                        std::to_string(profile_est.nearest->cv).substr(0, 4) + ", x reach " +
-                       std::to_string(std::lround(options.profile->reach(
-                           profile_est.nearest->col_spread, profile_est.nearest->nrows, profile_est.nearest->value_bytes))) +
+                       std::to_string(std::lround(options.profile->reach(profile_est.nearest->col_spread,
+                                                                         profile_est.nearest->nrows,
+                                                                         profile_est.nearest->value_bytes))) +
                        " B against this matrix's " +
                        std::to_string(std::lround(options.profile->reach(stats_.col_spread, stats_.ncols,
                                                                          static_cast<int>(sizeof(Value))))) +
@@ -309,10 +316,17 @@ Plan<ExecSpace, Value, Offset>::Plan(const HostCsr<Value, Offset>& A, const Anal
     const std::string note = " (the profile's probes: team_per_row's gain " +
                              std::to_string(profile_est.team_gain).substr(0, 5) + " < " +
                              std::to_string(options.profile->min_gain).substr(0, 4) + ")";
-    const std::size_t end = choice_.reason.find("; ");
+    // The first "; " outside parentheses ends the mapping's clause.
+    std::size_t end = std::string::npos;
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < choice_.reason.size() && end == std::string::npos; ++i) {
+      const char ch = choice_.reason[i];
+      depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+      if (depth == 0 && ch == ';' && choice_.reason[i + 1] == ' ') end = i;
+    }
     choice_.reason.insert(end == std::string::npos ? choice_.reason.size() : end, note);
   }
-  choice_.reason = format_reason + "; " + choice_.reason;
+  choice_.reason = format_reason + "; " + choice_.reason + profile_miss;
   if (choice_.mapping == Mapping::team_per_row) {
     // Ask Kokkos for the largest team it can launch, so that a bad request is an
     // exception here rather than a Kokkos::abort inside multiply().

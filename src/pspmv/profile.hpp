@@ -24,10 +24,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pspmv/errors.hpp"
+#include "pspmv/types.hpp"
 #include "pspmv/row_stats.hpp"
 
 namespace pspmv {
@@ -42,13 +44,17 @@ struct ProfileProbe {
   double mean = 0;          ///< RowStats::mean (nonzeros per row)
   double cv = 0;            ///< RowStats::cv (row-length coefficient of variation)
   double col_spread = 0;    ///< RowStats::col_spread (0: diagonal, ~1/3: uniformly random columns)
-  /// The schedule all three plans were timed under (the model's for the probe, to_string(Schedule),
-  /// e.g. "nnz_balanced"); "" : unknown, pooled for every schedule. A gain holds for its
-  /// schedule only: in one calibration of the H200's Xeon host team_per_row ran the 1 MiB probes
-  /// at 0.57-0.78x thread_per_row's speed under static_chunks (a league of thousands of
-  /// one-thread teams) and at 0.85-1.10x under nnz_balanced (16 teams); two later ones measured
-  /// 0.80-1.01x and 0.76-0.89x (perf/results/2026-12-01-h200-r7/README.md).
-  std::string schedule;
+  /// The schedule all three plans were timed under (the model's for the probe); empty: unknown,
+  /// pooled for every schedule. A gain holds for its schedule only: in one calibration of the
+  /// H200's Xeon host team_per_row ran the 1 MiB probes at 0.57-0.78x thread_per_row's speed
+  /// under static_chunks (a league of thousands of one-thread teams) and at 0.85-1.10x under
+  /// nnz_balanced (16 teams); two later ones measured 0.79-1.01x and 0.76-0.89x
+  /// (perf/results/2026-12-01-h200-r7/README.md).
+  std::optional<Schedule> schedule;
+  /// The CSR bytes calibrate() asked for, which names the probe's size set (CalibrateOptions::
+  /// probe_bytes, medium_probe_bytes or small_probe_bytes); 0: unknown. A tile probe's own
+  /// csr_bytes may lie far from it (whole blocks), so the sets are told apart by this.
+  std::int64_t size_set_bytes = 0;
   /// Measured time ratios (medians of interleaved rounds; > 1: the second plan is faster):
   double team_gain = 0;     ///< CSR thread_per_row time / CSR team_per_row time
   double sell_gain = 0;     ///< best CSR time / SELL time (0: SELL exceeded the memory limit, not timed)
@@ -82,8 +88,8 @@ struct MachineProfile {
   /// exp(-(d / h)^2), so one at distance 0.5 counts e^-1 of one at distance 0.
   double bandwidth = 0.5;
   /// Weight of the machine-wide gain (the geometric mean over the probes of the nearest probe's
-  /// size set) in every estimate, in
-  /// units of one probe at distance 0: the estimate shrinks toward what the whole machine does
+  /// size set and schedule) in every estimate, in units of one probe at distance 0: the estimate
+  /// shrinks toward what the whole machine does
   /// (empirical Bayes shrinkage, as in James-Stein estimation). One large probe's team_per_row
   /// gain varied by up to 0.21 between four calibrations of the H200's Xeon host and 0.15
   /// between six of the 2-core EPYC VM, more than neighbouring probes differ
@@ -121,8 +127,8 @@ struct MachineProfile {
   /// 1.14-1.23x, and 9 large tiled holdout matrices of reach below 4 KB (nearer the diagonal
   /// than any large probe) fell out of every probe's reach into the compile-time model.
   double reach_weight = 0;
-  /// reach() is clamped to [64, max_reach_bytes]: beyond the private L2 of the cores in view
-  /// (1 MiB) a farther reach changes nothing more (scattered matrices are told apart by
+  /// reach() is clamped to [64, max_reach_bytes]: beyond 1 MiB (about the private L2 of the
+  /// cores in view: 1-2 MiB) a farther reach changes nothing more (scattered matrices are told apart by
   /// scattered()), and below one cache line neither.
   std::int64_t max_reach_bytes = std::int64_t{1} << 20;
 
@@ -154,10 +160,10 @@ struct MachineProfile {
            (matrix_scattered != probe_scattered ? 2.0 : 0.0) + size + reach_term;
   }
 
-  /// Whether a probe's gains hold for a plan of `schedule` (to_string(Schedule); "" : any): the
-  /// probe was timed under it, or its schedule is unknown.
-  static bool same_schedule(const ProfileProbe& p, const std::string& schedule) {
-    return schedule.empty() || p.schedule.empty() || p.schedule == schedule;
+  /// Whether a probe's gains hold for a plan of `schedule` (empty: any): the probe was timed
+  /// under it, or its schedule is unknown.
+  static bool same_schedule(const ProfileProbe& p, const std::optional<Schedule>& schedule) {
+    return !schedule || !p.schedule || *p.schedule == *schedule;
   }
 
   /// The probe nearest to a matrix of these statistics among those timed with value_bytes (and,
@@ -165,7 +171,7 @@ struct MachineProfile {
   /// lies within max_distance or the matrix has fewer than min_csr_bytes. `dist`, when given,
   /// receives the distance of the probe returned.
   const ProfileProbe* nearest(const RowStats& s, int value_bytes, std::int64_t csr_bytes,
-                              double* dist = nullptr, const std::string& schedule = std::string()) const {
+                              double* dist = nullptr, const std::optional<Schedule>& schedule = std::nullopt) const {
     if (csr_bytes < min_csr_bytes) return nullptr;
     const ProfileProbe* best = nullptr;
     double d_best = 0;
@@ -197,7 +203,7 @@ struct MachineProfile {
   /// probe's measurement is noisy by several percent; its neighbours' and the machine's agreement
   /// is the signal. Empty (nearest == nullptr) below min_csr_bytes or with no probe in reach.
   Estimate estimate(const RowStats& s, int value_bytes, std::int64_t csr_bytes,
-                    const std::string& schedule = std::string()) const {
+                    const std::optional<Schedule>& schedule = std::nullopt) const {
     Estimate e;
     e.nearest = nearest(s, value_bytes, csr_bytes, &e.distance, schedule);
     if (e.nearest == nullptr) return e;
@@ -206,11 +212,12 @@ struct MachineProfile {
     double gt = 0, gs = 0;                   // machine-wide log gains (sums), the prior
     int nt = 0, ns = 0;
     // The prior is the machine's behaviour at the nearest probe's scale: the probes of its size
-    // set (within 3x of its size; the default sets lie 4x and 256x apart), not those of the
-    // others (in-cache and out-of-cache gains differ: on the H200's host the small probes'
+    // set (the same size_set_bytes; where that is unknown, within 3x of its CSR bytes), not those
+    // of the others (in-cache and out-of-cache gains differ: on the H200's host the small probes'
     // team_per_row gains were 0.73-1.03, the large ones' 0.96-1.11,
     // perf/results/2026-11-30-h200-r6/ run 4).
     auto same_scale = [&](const ProfileProbe& p) {
+      if (p.size_set_bytes > 0 && e.nearest->size_set_bytes > 0) return p.size_set_bytes == e.nearest->size_set_bytes;
       if (p.csr_bytes <= 0 || e.nearest->csr_bytes <= 0) return true;
       const double r = static_cast<double>(p.csr_bytes) / static_cast<double>(e.nearest->csr_bytes);
       return r < 3 && r > 1.0 / 3;
@@ -236,7 +243,8 @@ struct MachineProfile {
 
   /// Throws unless the rule parameters and the probes are in range: min_gain and
   /// sell_memory_limit >= 1, max_distance, size_weight, prior_weight, reach_weight,
-  /// scattered_min_x_bytes and min_csr_bytes >= 0, bandwidth > 0, max_reach_bytes >= 64; every probe of value_bytes 4 or 8 with finite gains >= 0
+  /// scattered_min_x_bytes and min_csr_bytes >= 0, bandwidth > 0, max_reach_bytes >= 64; every
+  /// probe of value_bytes 4 or 8 with finite gains >= 0
   /// and mean >= 0.
   /// @throws InvalidArgument naming the parameter or the probe (index and name).
   void validate() const {

@@ -19,7 +19,9 @@ namespace pspmv {
 
 inline void to_json(nlohmann::json& j, const ProfileProbe& p) {
   j = {{"name", p.name}, {"value_bytes", p.value_bytes}, {"nrows", p.nrows}, {"nnz", p.nnz}, {"csr_bytes", p.csr_bytes},
-       {"mean", p.mean}, {"cv", p.cv}, {"col_spread", p.col_spread}, {"schedule", p.schedule}, {"team_gain", p.team_gain},
+       {"mean", p.mean}, {"cv", p.cv}, {"col_spread", p.col_spread},
+       {"schedule", p.schedule ? to_string(*p.schedule) : std::string()}, {"size_set_bytes", p.size_set_bytes},
+       {"team_gain", p.team_gain},
        {"sell_gain", p.sell_gain}, {"sell_bytes_ratio", p.sell_bytes_ratio},
        {"csr_thread_seconds", p.csr_thread_seconds}, {"csr_team_seconds", p.csr_team_seconds},
        {"sell_seconds", p.sell_seconds}};
@@ -34,7 +36,13 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("mean").get_to(p.mean);
   j.at("cv").get_to(p.cv);
   j.at("col_spread").get_to(p.col_spread);
-  j.at("schedule").get_to(p.schedule);
+  const std::string schedule = j.at("schedule").get<std::string>();
+  try {
+    p.schedule = schedule.empty() ? std::nullopt : std::optional<Schedule>(parse_schedule(schedule));
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument("probe " + p.name + ": " + e.what());
+  }
+  j.at("size_set_bytes").get_to(p.size_set_bytes);
   j.at("team_gain").get_to(p.team_gain);
   j.at("sell_gain").get_to(p.sell_gain);
   j.at("sell_bytes_ratio").get_to(p.sell_bytes_ratio);
@@ -43,10 +51,10 @@ inline void from_json(const nlohmann::json& j, ProfileProbe& p) {
   j.at("sell_seconds").get_to(p.sell_seconds);
 }
 
-/// The format string of the file: version 3 (pooled estimates, probes of three sizes, each
-/// with the schedule it was timed under, the x reach a feature). Versions 1 and 2 (nearest-probe
-/// rules; two sizes, no schedule, no reach) are refused: calibrate again.
-inline const char* profile_format() { return "pspmv machine profile 3"; }
+/// The format string of the file: version 4 (pooled estimates; each probe with its size set
+/// and the schedule it was timed under, "" for unknown; the x reach a feature). Versions 1-3
+/// (nearest-probe rules; no size set, no schedule or no reach) are refused: calibrate again.
+inline const char* profile_format() { return "pspmv machine profile 4"; }
 
 inline void to_json(nlohmann::json& j, const MachineProfile& m) {
   j = {{"format", profile_format()},
