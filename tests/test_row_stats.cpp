@@ -85,22 +85,36 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
   const auto ex = pspmv::tune<Exec>(A, {}, all);
   ASSERT_EQ(ex.tried.size(), ex.candidates) << ex.reason;
   EXPECT_EQ(ex.tried.front().label, "model");
-  // The 3 fastest of the sweep were confirmed in interleaved rounds, and the plan returned is
-  // the fastest of those by its confirmed time.
+  // The model's plan and the 3 fastest other candidates of the sweep were confirmed in
+  // interleaved rounds, and the plan returned is the fastest of those by its confirmed time.
   // (A candidate with the model's own configuration carries the model's time and is skipped.)
   std::vector<double> sweep;
-  for (std::size_t i = 0; i < ex.tried.size(); ++i)
-    if (i == 0 || ex.tried[i].plan != ex.tried.front().plan) sweep.push_back(ex.tried[i].multiply_seconds);
+  for (std::size_t i = 1; i < ex.tried.size(); ++i)
+    if (ex.tried[i].plan != ex.tried.front().plan) sweep.push_back(ex.tried[i].multiply_seconds);
   std::sort(sweep.begin(), sweep.end());
+  ASSERT_GE(sweep.size(), 3u);
+  EXPECT_GT(ex.tried.front().confirmed_seconds, 0.0) << "the model's plan is always confirmed";
   std::size_t confirmed = 0;
-  for (const auto& c : ex.tried) {
+  for (std::size_t i = 1; i < ex.tried.size(); ++i) {
+    const auto& c = ex.tried[i];
     if (c.confirmed_seconds > 0) {
       ++confirmed;
-      EXPECT_LE(c.multiply_seconds, sweep[2]) << c.label << " was confirmed but is not among the 3 fastest";
-      EXPECT_LE(ex.tried[ex.best].confirmed_seconds, c.confirmed_seconds) << c.label;
+      EXPECT_NE(c.plan, ex.tried.front().plan) << c.label << ": the model's plan confirmed twice";
+      EXPECT_LE(c.multiply_seconds, sweep[2]) << c.label << " was confirmed but is not among the 3 fastest others";
     }
   }
+  for (const auto& c : ex.tried)
+    if (c.confirmed_seconds > 0) EXPECT_LE(ex.tried[ex.best].confirmed_seconds, c.confirmed_seconds) << c.label;
   EXPECT_EQ(confirmed, 3u);
+  // confirm = 1: no confirmation; the sweep's fastest is kept.
+  pspmv::TuneOptions sweep_only = all;
+  sweep_only.confirm = 1;
+  const auto swept = pspmv::tune<Exec>(A, {}, sweep_only);
+  for (const auto& c : swept.tried) {
+    EXPECT_EQ(c.confirmed_seconds, 0.0) << c.label;
+    EXPECT_LE(swept.tried[swept.best].multiply_seconds, c.multiply_seconds) << c.label;
+  }
+  EXPECT_EQ(swept.reason.find("interleaved"), std::string::npos) << swept.reason;
   EXPECT_GT(ex.tried[ex.best].confirmed_seconds, 0.0);
   EXPECT_EQ(ex.plan.describe(), ex.tried[ex.best].plan);
   EXPECT_NE(ex.reason.find("interleaved"), std::string::npos) << ex.reason;
