@@ -159,6 +159,13 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
     const auto both = pspmv::time_interleaved<Exec, double, std::int64_t>({&small, &small}, 3, 2, 0.0);
     ASSERT_EQ(both.size(), 2u);
     EXPECT_GT(both[0], 0.0);
+    // Samples are interleaved plan by plan; each time is the plan's own: a matrix of 4096 times
+    // the nonzeros takes longer per call, in either order.
+    const auto large = pspmv::analyze<Exec>(pspmv::generate_even<double, std::int64_t>(64 * 4096));
+    const auto mixed = pspmv::time_interleaved<Exec, double, std::int64_t>({&small, &large, &small}, 3, 3, 0.002);
+    ASSERT_EQ(mixed.size(), 3u);
+    EXPECT_LT(mixed[0] * 20, mixed[1]);
+    EXPECT_LT(mixed[2] * 20, mixed[1]);
     EXPECT_THROW((pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 2, -1.0)), pspmv::InvalidArgument);
     EXPECT_THROW((pspmv::time_interleaved<Exec, double, std::int64_t>({&small}, 3, 2,
                                                                       std::numeric_limits<double>::infinity())),

@@ -166,44 +166,64 @@ inline double median_of(std::vector<double> t) {
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-/// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
-/// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
-/// the batch size. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
+/// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
+/// of its samples. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
 /// time missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
 template <class ExecSpace, class Value, class Offset>
-double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
+struct SampleTimer {
   using PlanT = Plan<ExecSpace, Value, Offset>;
-  typename PlanT::vector_type x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), plan.ncols());
-  typename PlanT::vector_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), plan.nrows());
-  Kokkos::deep_copy(x, Value(1));
-  plan.multiply(Value(1), x, Value(0), y);  // warm-up
-  ExecSpace().fence();
-  using clock = std::chrono::steady_clock;
-  auto timed_batch = [&](int calls) {
-    const auto t0 = clock::now();
-    for (int b = 0; b < calls; ++b) plan.multiply(Value(1), x, Value(0), y);
-    ExecSpace().fence();
-    return std::chrono::duration<double>(clock::now() - t0).count();
-  };
-  constexpr int max_batch = 100000;
+  const PlanT* plan = nullptr;
+  typename PlanT::vector_type x, y;
   int batch = 1;
-  for (double took = timed_batch(batch); took < min_sample_seconds && batch < max_batch; took = timed_batch(batch)) {
-    const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
-    batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
+
+  SampleTimer(const PlanT& p, double min_sample_seconds)
+      : plan(&p),
+        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.ncols()),
+        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()) {
+    Kokkos::deep_copy(x, Value(1));
+    p.multiply(Value(1), x, Value(0), y);  // warm-up
+    ExecSpace().fence();
+    constexpr int max_batch = 100000;
+    for (double took = timed_batch(); took < min_sample_seconds && batch < max_batch; took = timed_batch()) {
+      const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
+      batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
+    }
   }
+  /// Seconds of one batch of back-to-back multiplies with one fence at its end.
+  double timed_batch() const {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int b = 0; b < batch; ++b) plan->multiply(Value(1), x, Value(0), y);
+    ExecSpace().fence();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  /// One sample: seconds per multiply.
+  double sample() const { return timed_batch() / batch; }
+};
+
+/// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
+/// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
+/// the batch size (see SampleTimer).
+template <class ExecSpace, class Value, class Offset>
+double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
+  const SampleTimer<ExecSpace, Value, Offset> timer(plan, min_sample_seconds);
   std::vector<double> t;
-  for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timed_batch(batch) / batch);
+  for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timer.sample());
   return median_of(t);
 }
 
 }  // namespace detail
 
-/// Times several plans of one matrix in `rounds` interleaved rounds (plan 0, 1, ..., then
-/// again), each round a median of `reps` samples of multiplies y = A x (x = 1) after a warm-up
-/// (each sample a batch calibrated to last about min_sample_seconds; see TuneOptions; its
-/// default is TuneOptions' 0.5 ms, where detail::time_multiply's is one call), and returns each
-/// plan's median of its round medians in seconds per multiply: drifts of the machine (clocks,
-/// other load) then fall on every plan alike.
+/// Times several plans of one matrix in `rounds` rounds of `reps` samples each, interleaved
+/// sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each plan's
+/// median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
+/// and y, a warm-up and its batch size once, before the first round (a sample is a batch
+/// calibrated to last about min_sample_seconds; see TuneOptions; its default is TuneOptions'
+/// 0.5 ms, where detail::time_multiply's is one call).
+/// Interleaving by sample, not by round, is what makes the comparison fair on a host with slow
+/// and fast spells: on the 2-core EPYC one plan of bcsstk13 ran at about 43 us per call for
+/// three rounds of 7 samples and at 26 us afterwards, the same for six instances of it
+/// (perf/results/2026-12-01-cpu2-r8/); a spell that begins within a round then falls on every
+/// plan alike, not on the plans timed after it.
 /// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
@@ -212,12 +232,19 @@ std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Val
     throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
                           std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
                           std::to_string(min_sample_seconds));
-  std::vector<std::vector<double>> t(plans.size());
-  for (int r = 0; r < rounds; ++r)
-    for (std::size_t i = 0; i < plans.size(); ++i)
-      t[i].push_back(detail::time_multiply(*plans[i], reps, min_sample_seconds));
+  std::vector<detail::SampleTimer<ExecSpace, Value, Offset>> timers;
+  timers.reserve(plans.size());
+  for (const auto* p : plans) timers.emplace_back(*p, min_sample_seconds);
+  std::vector<std::vector<double>> round_medians(plans.size());
+  std::vector<std::vector<double>> samples(plans.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& v : samples) v.clear();
+    for (int k = 0; k < reps; ++k)
+      for (std::size_t i = 0; i < timers.size(); ++i) samples[i].push_back(timers[i].sample());
+    for (std::size_t i = 0; i < timers.size(); ++i) round_medians[i].push_back(detail::median_of(samples[i]));
+  }
   std::vector<double> out;
-  for (auto& v : t) out.push_back(detail::median_of(v));
+  for (auto& v : round_medians) out.push_back(detail::median_of(v));
   return out;
 }
 
