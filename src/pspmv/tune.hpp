@@ -220,8 +220,8 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, doubl
 /// calibrated to last about min_sample_seconds; see TuneOptions; its default is TuneOptions'
 /// 0.5 ms, where detail::time_multiply's is one call).
 /// Interleaving by sample, not by round, is what makes the comparison fair on a host with slow
-/// and fast spells: on the 2-core EPYC one plan of bcsstk13 ran at about 43 us per call for
-/// three rounds of 7 samples and at 26 us afterwards, the same for six instances of it
+/// and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
+/// three rounds of 7 samples than afterwards, alike for six instances of it
 /// (perf/results/2026-12-01-cpu2-r8/); a spell that begins within a round then falls on every
 /// plan alike, not on the plans timed after it.
 /// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
