@@ -30,8 +30,8 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   const auto tu = pspmv::tune<Exec>(A, base, budgeted);
   // The final ratios come from one set of interleaved rounds over the four plans that matter:
   // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed beside
-  // the model's plan and the sweep's 3 fastest others), and plain CSR (the unplanned call, for the break-even); "best" is the
-  // fastest of the four there.
+  // the model's plan and the sweep's 3 fastest others), and plain CSR (the unplanned call, for
+  // the break-even); "best" is the fastest of the four there.
   const PlanT model(A, base);
   // The statistics recorded with the results; analyze() computes col_spread only where a rule
   // needs it.

@@ -64,18 +64,22 @@ struct TuneOptions {
   /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
   bool exhaustive = false;
   /// After the sweep, the model's plan and the fastest `confirm` - 1 other candidates are
-  /// timed again in `rounds` interleaved rounds, and the fastest by the median of round medians
-  /// wins: one noisy sweep measurement cannot pick the plan, and a candidate replaces the
-  /// model's plan only by beating it there. 1: no confirmation (the sweep's fastest wins).
-  /// The model's plan is always confirmed: of the cases where the tuned plan ended more than
+  /// timed again in `rounds` rounds of samples interleaved plan by plan (time_interleaved), and
+  /// the fastest by the median of round medians wins: one noisy sweep measurement cannot pick
+  /// the plan, and a candidate replaces the model's plan only by beating it there (a tie keeps
+  /// the model's). 1: no confirmation (the sweep's fastest wins). Nothing is confirmed when no
+  /// other candidate was timed (all rejected by analyze()).
+  /// The model's plan is confirmed whenever another candidate is: of the cases where the tuned plan ended more than
   /// 5% behind the best of `pspmv tune`'s final timing (2026-11-30 and 2026-12-01 runs, before
   /// this rule), the model's plan was within 5% in 19 of 45 on the H200's 16-core host (512
   /// matrix runs) and in 10 of 13 on a 2-core EPYC (192). On that host one plan of a 5-15 us
   /// matrix measured up to 1.4x apart in two timings of one process.
-  /// The confirmation is outside the budget: confirm x rounds x (a warm-up, the calibration and
-  /// reps samples).
+  /// The confirmation is outside the budget: confirm x (a warm-up and the batch calibration) +
+  /// confirm x rounds x reps samples. Memory: tune() holds up to confirm + 1 plans at once during
+  /// the sweep (each with its copy of the matrix), and confirm pairs of x and y while confirming;
+  /// the default 4 (3 until 07640a5) holds one plan more than before.
   int confirm = 4;
-  /// Interleaved rounds of the confirmation (each a median of `reps` samples per plan).
+  /// Rounds of the confirmation (each a median of `reps` samples per plan; time_interleaved).
   int rounds = 3;
 };
 
@@ -86,7 +90,8 @@ struct TunedCandidate {
   double analyze_seconds = 0;
   double multiply_seconds = 0;  ///< median of TuneOptions::reps timed samples, per multiply (the sweep)
   /// Median over TuneOptions::rounds interleaved rounds (each a median of reps) when this
-  /// candidate was among the confirmed; 0 otherwise.
+  /// candidate was among the confirmed; 0 otherwise, also for a candidate whose configuration
+  /// is the model's (it carries the model's time and is not timed again).
   double confirmed_seconds = 0;
 };
 
@@ -167,7 +172,7 @@ inline double median_of(std::vector<double> t) {
 }
 
 /// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
-/// of its samples. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
+/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
 /// time missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
 template <class ExecSpace, class Value, class Offset>
 struct SampleTimer {
@@ -213,17 +218,22 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, doubl
 
 }  // namespace detail
 
-/// Times several plans of one matrix in `rounds` rounds of `reps` samples each, interleaved
+/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each, interleaved
 /// sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each plan's
 /// median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
 /// and y, a warm-up and its batch size once, before the first round (a sample is a batch
 /// calibrated to last about min_sample_seconds; see TuneOptions; its default is TuneOptions'
-/// 0.5 ms, where detail::time_multiply's is one call).
-/// Interleaving by sample, not by round, is what makes the comparison fair on a host with slow
-/// and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
-/// three rounds of 7 samples than afterwards, alike for six instances of it
-/// (perf/results/2026-12-01-cpu2-r8/); a spell that begins within a round then falls on every
-/// plan alike, not on the plans timed after it.
+/// 0.5 ms, where detail::time_multiply's is one call). Memory: every plan's x (ncols) and y
+/// (nrows) are held at once, plans.size() x (nrows + ncols) values in ExecSpace's memory.
+/// Interleaving by sample, not by round, is meant to make the comparison fair on a host with
+/// slow and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
+/// its first two or three rounds of 7 samples than afterwards, alike for six instances of it
+/// (perf/results/2026-12-01-cpu2-r8/; timed round by round, the method before eb1441e). A spell
+/// that begins within a round then falls on every plan alike, not on the plans timed after it.
+/// No run has measured how much this narrows the spread. Each sample now follows another
+/// plan's batch (its first multiply finds that plan's data in the caches; a multiply longer
+/// than min_sample_seconds is a one-call batch), so confirmed and final times are not the
+/// sweep's back-to-back times, nor those of results and profiles measured before eb1441e.
 /// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
@@ -252,8 +262,8 @@ std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Val
 /// mapping and schedule, with a few launch sizes; see detail::tune_candidates) until the
 /// budget is spent; the model's plan and the fastest TuneOptions::confirm - 1 others are timed
 /// again in interleaved rounds (they are held at once: that many plans' memory), and the
-/// fastest of those is returned. Candidates that analyze() rejects for this matrix (e.g. a launch size beyond the
-/// device) are skipped.
+/// fastest of those is returned. Candidates that analyze() rejects for this matrix (e.g. a
+/// launch size beyond the device) are skipped.
 /// Shapes: A is a validated host CSR matrix; the returned plan multiplies x (ncols) into y (nrows).
 /// The budget in calls (budget_calls x one multiply of the model's plan) is spent after the
 /// first few candidates of a matrix whose multiply is shorter than min_sample_seconds; then
@@ -347,8 +357,10 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
     }
     r.best = top[win].first;
     r.plan = top[win].second;
-    r.reason += "; the model's plan and the fastest " + std::to_string(top.size() - 1) + " other(s) confirmed in " +
-                std::to_string(tune_options.rounds) + " interleaved rounds";
+    r.reason += "; the model's plan and the sweep's fastest " + std::to_string(top.size() - 1) +
+                (top.size() == 2 ? " other" : " others") + " confirmed in " + std::to_string(tune_options.rounds) +
+                " interleaved rounds: " +
+                (win == 0 ? std::string("the model's plan kept") : r.tried[r.best].label + " beat the model's plan");
   }
   r.tune_seconds = elapsed();
   return r;
