@@ -69,11 +69,12 @@ struct TuneOptions {
   /// the plan, and a candidate replaces the model's plan only by beating it there (a tie keeps
   /// the model's). 1: no confirmation (the sweep's fastest wins). Nothing is confirmed when no
   /// other candidate was timed (all rejected by analyze()).
-  /// The model's plan is confirmed whenever another candidate is: of the cases where the tuned plan ended more than
-  /// 5% behind the best of `pspmv tune`'s final timing (2026-11-30 and 2026-12-01 runs, before
-  /// this rule), the model's plan was within 5% in 19 of 45 on the H200's 16-core host (512
-  /// matrix runs) and in 10 of 13 on a 2-core EPYC (192). On that host one plan of a 5-15 us
-  /// matrix measured up to 1.4x apart in two timings of one process.
+  /// The model's plan is confirmed whenever another candidate is: of the cases where the tuned
+  /// plan ended more than 5% behind the best of `pspmv tune`'s final timing (2026-11-30 and
+  /// 2026-12-01 runs, before this rule), the model's plan was within 5% in 19 of 45 on the
+  /// H200's 16-core host (512 matrix runs) and in 10 of 13 on a 2-core EPYC (192). On the
+  /// H200's host one plan of a 5-15 us matrix measured up to 1.4x apart in two timings of one
+  /// process.
   /// The confirmation is outside the budget: confirm x (a warm-up and the batch calibration) +
   /// confirm x rounds x reps samples. Memory: tune() holds up to confirm + 1 plans at once during
   /// the sweep (each with its copy of the matrix), and confirm pairs of x and y while confirming;
@@ -172,8 +173,9 @@ inline double median_of(std::vector<double> t) {
 }
 
 /// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
-/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the
-/// time missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
+/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000)
+/// is calibrated first: doubled, or scaled by the time missing, until one batch lasts
+/// min_sample_seconds (0: one multiply per sample).
 template <class ExecSpace, class Value, class Offset>
 struct SampleTimer {
   using PlanT = Plan<ExecSpace, Value, Offset>;
@@ -218,9 +220,9 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, doubl
 
 }  // namespace detail
 
-/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each, interleaved
-/// sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each plan's
-/// median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
+/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each,
+/// interleaved sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each
+/// plan's median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
 /// and y, a warm-up and its batch size once, before the first round (a sample is a batch
 /// calibrated to last about min_sample_seconds; see TuneOptions; its default is TuneOptions'
 /// 0.5 ms, where detail::time_multiply's is one call). Memory: every plan's x (ncols) and y
