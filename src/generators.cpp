@@ -1,2 +1,2 @@
 // Generators are templates (pspmv/generators.hpp); this unit checks the header compiles alone.
-#include "pspmv/generators.hpp"
+#include "pspmv/io/generators.hpp"

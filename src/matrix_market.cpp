@@ -1,5 +1,5 @@
 // Matrix Market reader and writer: see pspmv/matrix_market.hpp for the accepted dialect.
-#include "pspmv/matrix_market_coo.hpp"
+#include "pspmv/io/matrix_market_coo.hpp"
 
 #include <algorithm>
 #include <cctype>

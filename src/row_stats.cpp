@@ -1,4 +1,4 @@
-#include "pspmv/row_stats.hpp"
+#include "pspmv/matrix/row_stats.hpp"
 
 namespace pspmv {
 

@@ -136,7 +136,7 @@ TEST(Offsets, RowStatisticsPartitionAndSellShapeBeyond2To31) {
   EXPECT_EQ(ls.thread_per_row, 31LL * 32 * 3000000 + 32LL * 3000000);  // 31 full warps + the mixed one
   // nnz-balanced blocks of about 750 rows of 3e6 entries each (no 32-bit wrap).
   std::vector<std::int32_t> part(5);
-  pspmv::detail::nnz_partition(rp.data(), nrows, 4, part.data());
+  pspmv::nnz_partition(rp.data(), nrows, 4, part.data());
   EXPECT_EQ(part, (std::vector<std::int32_t>{0, 251, 501, 751, nrows}));  // first row reaching b * nnz / 4
   // SELL-32 with sorting: 32 slices of 3e6 columns and the short rows in the last one.
   const auto shape = pspmv::sell_shape(rp.data(), nrows, 32, nrows, 0);

@@ -32,7 +32,7 @@ TEST(LaneSlots, TeamPerRowAtEachVectorLength) {
   EXPECT_EQ(pspmv::team_lane_slots(S.row_ptr.data(), S.nrows, 1), 219676672);  // = thread-per-row
   auto E = pspmv::generate_even<float, std::int64_t>(524288);
   EXPECT_EQ(pspmv::team_lane_slots(E.row_ptr.data(), E.nrows, 16), 8388608);
-  EXPECT_EQ(pspmv::detail::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(
+  EXPECT_EQ(pspmv::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(
                 S.row_ptr.data(), S.nrows, 32),
             16);
 }
@@ -71,7 +71,7 @@ TEST(NnzPartition, BlocksHaveNearlyEqualNnz) {
   auto S = pspmv::generate_skewed<double, std::int64_t>(32 * 100);
   const std::int64_t nb = 7;
   std::vector<std::int32_t> part(nb + 1);
-  pspmv::detail::nnz_partition(S.row_ptr.data(), S.nrows, nb, part.data());
+  pspmv::nnz_partition(S.row_ptr.data(), S.nrows, nb, part.data());
   EXPECT_EQ(part.front(), 0);
   EXPECT_EQ(part.back(), S.nrows);
   const double ideal = static_cast<double>(S.nnz()) / nb;
@@ -218,7 +218,7 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
     const auto f = model_plan.format();
     const auto m = model_plan.mapping();
     const auto s = model_plan.schedule();
-    const auto cands = pspmv::detail::tune_candidates<Exec>({}, &f, &m, &s);
+    const auto cands = pspmv::tune_candidates<Exec>({}, &f, &m, &s);
     ASSERT_FALSE(cands.empty());
     const auto& o = cands.front().second;
     EXPECT_LE((*o.format != f) + (*o.mapping != m) + (*o.schedule != s), 1) << cands.front().first;

@@ -552,8 +552,8 @@ TYPED_TEST(SpmvTest, ModelRulesFollowTheSpaceSize) {
       EXPECT_EQ(ph.schedule(), pspmv::Schedule::static_chunks) << ph.reason();
     }
     std::vector<std::int64_t> rp{0, 2, 4, 10, 16};
-    EXPECT_DOUBLE_EQ(pspmv::detail::static_imbalance(rp.data(), 4, 2), 12.0 / 8.0);
-    EXPECT_DOUBLE_EQ(pspmv::detail::static_imbalance(rp.data(), 4, 1), 1.0);
+    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 2), 12.0 / 8.0);
+    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 1), 1.0);
   }
   // A caller's mapping is kept.
   pspmv::AnalyzeOptions thread;

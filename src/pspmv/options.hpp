@@ -5,10 +5,8 @@
 /// statistics and ExecTraits; every field set is honoured or rejected with an error.
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 
-#include "pspmv/profile.hpp"
 #include "pspmv/types.hpp"
 
 namespace pspmv {
@@ -43,12 +41,6 @@ struct AnalyzeOptions {
   int vector_length = 0;                 ///< vector lanes per thread (team_per_row); 0: GPU warp size, CPU SIMD lanes
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: concurrency of the space
-  /// Machine profile of `pspmv calibrate` (see profile.hpp): a host matrix with probes within
-  /// reach of its row statistics and size takes the format and mapping they measured faster
-  /// (MachineProfile::estimate; unless set above); empty: the compile-time model alone.
-  /// analyze() throws InvalidArgument on a GPU space, or if it was calibrated on another space
-  /// or thread count.
-  std::shared_ptr<const MachineProfile> profile;
   bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
                                          ///< whether it changed since (one parallel pass over the arrays)
 };

@@ -24,10 +24,11 @@
 #include <vector>
 
 #include "pspmv/plan.hpp"
+#include "pspmv/timing.hpp"
 
 namespace pspmv {
 
-/// Budget and hints of tune().
+/// Budget and hints of tune(). The measurements behind each default: docs/selection.md.
 struct TuneOptions {
   /// Stop trying candidates once this much wall time (seconds) went into tuning; 0: use
   /// budget_calls.
@@ -35,52 +36,28 @@ struct TuneOptions {
   /// Budget as a multiple of one multiply of the model's plan (0: 400). Ignored when
   /// budget_seconds is set.
   double budget_calls = 0;
-  /// Candidates considered whatever the budget (the model's nearest neighbours first; one
-  /// that analyze() rejects for this matrix counts too): on a matrix of microseconds per call
-  /// one analysis costs more than 400 calls, so a budget in calls alone would stop after two or
-  /// three candidates; on the H200's 16-core host such early stops left the tuned plan
-  /// 1.05-1.33x behind the best (perf/results/2026-11-30-h200-r4/). 12 covers most of the
-  /// candidates that differ from the model's choice in one of format, mapping and schedule
-  /// (on a host 9 to 14 of them, chunk-count variants included).
+  /// Candidates tried whatever the budget (the model's nearest neighbours first; one that
+  /// analyze() rejects counts too): on a microsecond matrix one analysis costs more than the
+  /// budget in calls.
   int min_candidates = 12;
   /// Calls the caller expects to make with the plan (0: unknown, tune within the budget).
-  /// When set, tuning runs only if a 10% gain over those calls would repay its estimated
-  /// cost (candidates x (analysis + 2 multiplies + reps samples)); otherwise the model's plan is
-  /// returned untimed beyond one measurement.
+  /// When set, tuning runs only if a 10% gain over those calls would repay its estimated cost
+  /// (candidates x (analysis + 2 multiplies + reps samples)); otherwise the model's plan is
+  /// returned after one measurement (the part of MKL's mkl_sparse_set_mv_hint).
   std::int64_t expected_calls = 0;
   /// Timed samples per candidate (median taken), after one warm-up.
   int reps = 5;
-  /// Each timed sample is a batch of back-to-back multiplies with one fence at its end,
-  /// divided by the batch size: the throughput of repeated calls, as an iterative solver makes
-  /// them. The batch size is calibrated before the samples so that a batch lasts about this
-  /// long (seconds; at most 100000 multiplies a batch). One fenced call per sample (0) puts the
-  /// timer and the fence into every sample and gives a 5 us matrix reps x 5 us of data; with
-  /// batches, the fork/join of every call stays in (a host launch is synchronous). On the
-  /// H200's host the two methods gave the same counts within run-to-run variation
-  /// (perf/results/2026-11-30-h200-r5/); the batch is kept as the method of measurement. A
-  /// multiply longer than this is timed one call per sample.
-  /// The calibration adds about two samples per candidate to the cost.
-  double min_sample_seconds = 5e-4;
+  /// A sample is a batch of back-to-back multiplies, one fence at its end, calibrated to last
+  /// about this long (seconds; at most 100000 multiplies); 0: one fenced call per sample.
+  double min_sample_seconds = default_min_sample_seconds;
   /// Try every candidate regardless of the budget (an exhaustive search, for evaluation).
   bool exhaustive = false;
-  /// After the sweep, the model's plan and the fastest `confirm` - 1 other candidates are
-  /// timed again in `rounds` rounds of samples interleaved plan by plan (time_interleaved), and
-  /// the fastest by the median of round medians wins: one noisy sweep measurement cannot pick
-  /// the plan, and a candidate replaces the model's plan only by beating it there (a tie keeps
-  /// the model's). 1: no confirmation (the sweep's fastest wins). Nothing is confirmed when no
-  /// other candidate was timed (all rejected by analyze()).
-  /// The model's plan is confirmed whenever another candidate is: of the cases where the tuned
-  /// plan ended more than 5% behind the best of `pspmv tune`'s final timing (2026-11-30 and
-  /// 2026-12-01 runs, before this rule), the model's plan was within 5% in 19 of 45 on the
-  /// H200's 16-core host (512 matrix runs) and in 10 of 13 on a 2-core EPYC (192). On the
-  /// H200's host one plan of a 5-15 us matrix measured up to 1.4x apart in two timings of one
-  /// process.
-  /// The confirmation is outside the budget: confirm x (a warm-up and the batch calibration) +
-  /// confirm x rounds x reps samples. Memory: tune() holds up to confirm + 1 plans at once during
-  /// the sweep (each with its copy of the matrix), and confirm pairs of x and y while confirming;
-  /// the default 4 (3 until 07640a5) holds one plan more than before.
+  /// After the sweep, the model's plan and the fastest `confirm` - 1 others are timed again in
+  /// `rounds` interleaved rounds (time_interleaved); a candidate replaces the model's plan only
+  /// by beating it there. 1: no confirmation (the sweep's fastest wins). Cost: confirm x rounds
+  /// x reps samples, outside the budget; memory: up to confirm + 1 plans at once.
   int confirm = 4;
-  /// Rounds of the confirmation (each a median of `reps` samples per plan; time_interleaved).
+  /// Rounds of the confirmation (each a median of `reps` samples per plan).
   int rounds = 3;
 };
 
@@ -108,7 +85,6 @@ struct TuneResult {
   std::string reason;            ///< why tuning stopped or was skipped
 };
 
-namespace detail {
 /// The candidate options tune() tries after the model's plan: every format x mapping x
 /// schedule, on a GPU SELL with both long-row methods, team-per-row at vector lengths 8 and
 /// 32, on a host static and dynamic chunks at 500 and 8000 chunks besides the default (work
@@ -165,103 +141,9 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
   return out;
 }
 
-inline double median_of(std::vector<double> t) {
-  if (t.empty()) return 0;
-  std::sort(t.begin(), t.end());
-  const std::size_t n = t.size();
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
-/// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
-/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000)
-/// is calibrated first: doubled, or scaled by the time missing, until one batch lasts
-/// min_sample_seconds (0: one multiply per sample).
-template <class ExecSpace, class Value, class Offset>
-struct SampleTimer {
-  using PlanT = Plan<ExecSpace, Value, Offset>;
-  const PlanT* plan = nullptr;
-  typename PlanT::vector_type x, y;
-  int batch = 1;
-
-  SampleTimer(const PlanT& p, double min_sample_seconds)
-      : plan(&p),
-        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.ncols()),
-        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()) {
-    Kokkos::deep_copy(x, Value(1));
-    p.multiply(Value(1), x, Value(0), y);  // warm-up
-    ExecSpace().fence();
-    constexpr int max_batch = 100000;
-    for (double took = timed_batch(); took < min_sample_seconds && batch < max_batch; took = timed_batch()) {
-      const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
-      batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
-    }
-  }
-  /// Seconds of one batch of back-to-back multiplies with one fence at its end.
-  double timed_batch() const {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int b = 0; b < batch; ++b) plan->multiply(Value(1), x, Value(0), y);
-    ExecSpace().fence();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-  /// One sample: seconds per multiply.
-  double sample() const { return timed_batch() / batch; }
-};
-
-/// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
-/// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
-/// the batch size (see SampleTimer).
-template <class ExecSpace, class Value, class Offset>
-double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
-  const SampleTimer<ExecSpace, Value, Offset> timer(plan, min_sample_seconds);
-  std::vector<double> t;
-  for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timer.sample());
-  return median_of(t);
-}
-
-}  // namespace detail
-
-/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each,
-/// interleaved sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each
-/// plan's median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
-/// and y, a warm-up and its batch size once, before the first round (a sample is a batch
-/// calibrated to last about min_sample_seconds; see TuneOptions; its default is TuneOptions'
-/// 0.5 ms, where detail::time_multiply's is one call). Memory: every plan's x (ncols) and y
-/// (nrows) are held at once, plans.size() x (nrows + ncols) values in ExecSpace's memory.
-/// Interleaving by sample, not by round, is meant to make the comparison fair on a host with
-/// slow and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
-/// its first two or three rounds of 7 samples than afterwards, alike for six instances of it
-/// (perf/results/2026-12-01-cpu2-r8/; timed round by round, the method before eb1441e). A spell
-/// that begins within a round then falls on every plan alike, not on the plans timed after it.
-/// No run has measured how much this narrows the spread. Each sample now follows another
-/// plan's batch (its first multiply finds that plan's data in the caches; a multiply longer
-/// than min_sample_seconds is a one-call batch), so confirmed and final times are not the
-/// sweep's back-to-back times, nor those of results and profiles measured before eb1441e.
-/// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
-template <class ExecSpace, class Value, class Offset>
-std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
-                                     int rounds, double min_sample_seconds = TuneOptions{}.min_sample_seconds) {
-  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
-    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
-                          std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
-                          std::to_string(min_sample_seconds));
-  std::vector<detail::SampleTimer<ExecSpace, Value, Offset>> timers;
-  timers.reserve(plans.size());
-  for (const auto* p : plans) timers.emplace_back(*p, min_sample_seconds);
-  std::vector<std::vector<double>> round_medians(plans.size());
-  std::vector<std::vector<double>> samples(plans.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (auto& v : samples) v.clear();
-    for (int k = 0; k < reps; ++k)
-      for (std::size_t i = 0; i < timers.size(); ++i) samples[i].push_back(timers[i].sample());
-    for (std::size_t i = 0; i < timers.size(); ++i) round_medians[i].push_back(detail::median_of(samples[i]));
-  }
-  std::vector<double> out;
-  for (auto& v : round_medians) out.push_back(detail::median_of(v));
-  return out;
-}
 
 /// Times the model's plan of A (analyze with `options`), then candidate plans (every format,
-/// mapping and schedule, with a few launch sizes; see detail::tune_candidates) until the
+/// mapping and schedule, with a few launch sizes; see tune_candidates) until the
 /// budget is spent; the model's plan and the fastest TuneOptions::confirm - 1 others are timed
 /// again in interleaved rounds (they are held at once: that many plans' memory), and the
 /// fastest of those is returned. Candidates that analyze() rejects for this matrix (e.g. a
@@ -274,8 +156,8 @@ std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Val
 /// min_candidates or min_sample_seconds, an infinite min_sample_seconds, or reps, confirm or
 /// rounds < 1.
 template <class ExecSpace, class Value, class Offset>
-TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
-                                          const TuneOptions& tune_options = {}) {
+TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                          const AnalyzeOptions& options = {}, const TuneOptions& tune_options = {}) {
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
       tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0 ||
       !(tune_options.min_sample_seconds >= 0) || !std::isfinite(tune_options.min_sample_seconds))
@@ -284,15 +166,15 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
         "reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  Plan<ExecSpace, Value, Offset> model(A, options);
+  Plan<ExecSpace, Value, Offset> model(space, A, options);
   TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
   const double sample = tune_options.min_sample_seconds;
-  const double t_model = detail::time_multiply(model, tune_options.reps, sample);
+  const double t_model = time_multiply(model, tune_options.reps, sample);
   r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
   const Format mf = model.format();
   const Mapping mm = model.mapping();
   const Schedule ms = model.schedule();
-  const auto candidates = detail::tune_candidates<ExecSpace>(options, &mf, &mm, &ms);
+  const auto candidates = tune_candidates<ExecSpace>(options, &mf, &mm, &ms);
   r.candidates = candidates.size() + 1;
   const double budget = tune_options.budget_seconds > 0
                             ? tune_options.budget_seconds
@@ -322,13 +204,13 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
     }
     ++tried;
     try {
-      Plan<ExecSpace, Value, Offset> p(A, o);
+      Plan<ExecSpace, Value, Offset> p(space, A, o);
       if (p.describe() == model.describe()) {
         // The model's own configuration: its time is known; not timed or confirmed twice.
         r.tried.push_back({label, p.describe(), p.analyze_seconds(), t_model});
         continue;
       }
-      const double t = detail::time_multiply(p, tune_options.reps, sample);
+      const double t = time_multiply(p, tune_options.reps, sample);
       r.tried.push_back({label, p.describe(), p.analyze_seconds(), t});
       if (t < best) {
         best = t;
@@ -368,25 +250,11 @@ TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const
   return r;
 }
 
-/// Analyzes A for ExecSpace: the first stage of the two-stage API (see Plan). With
-/// options.selection = tune, the plan is the fastest of tune()'s candidates (default budget);
-/// with fixed, unset choices are CSR, thread_per_row and static_chunks.
-/// @throws as Plan's constructor.
+/// tune() on the default instance of ExecSpace.
 template <class ExecSpace, class Value, class Offset>
-Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {}) {
-  if (options.selection == Selection::tune) {
-    AnalyzeOptions model = options;
-    model.selection = Selection::model;
-    return tune<ExecSpace>(A, model).plan;
-  }
-  if (options.selection == Selection::fixed) {
-    AnalyzeOptions f = options;
-    if (!f.format) f.format = Format::csr;
-    if (!f.mapping) f.mapping = Mapping::thread_per_row;
-    if (!f.schedule) f.schedule = Schedule::static_chunks;
-    return Plan<ExecSpace, Value, Offset>(A, f);
-  }
-  return Plan<ExecSpace, Value, Offset>(A, options);
+TuneResult<ExecSpace, Value, Offset> tune(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {},
+                                          const TuneOptions& tune_options = {}) {
+  return tune(ExecSpace(), A, options, tune_options);
 }
 
 }  // namespace pspmv

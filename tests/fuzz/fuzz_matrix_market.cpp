@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "pspmv/matrix_market_coo.hpp"
+#include "pspmv/io/matrix_market_coo.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -5,13 +5,14 @@
 /// space's own Kokkos dispatch does the rest.
 ///
 /// Every kernel computes y(i) = alpha * sum_k values(k) * x(col_idx(k)) + beta * y(i)
-/// with BLAS semantics: when beta == 0, y is written without being read.
+/// with BLAS semantics: when beta == 0, y is written without being read. Whether beta is 0
+/// is decided once per call: it is the kernels' BetaZero template parameter.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
-#include "exec_traits.hpp"
+#include "pspmv/backends/exec_traits.hpp"
 
 namespace pspmv {
 namespace detail {
@@ -56,12 +57,24 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
   return sum;
 }
 
+/// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
+template <bool BetaZero, class YView, class Value>
+KOKKOS_INLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, const Value alpha, const Value sum,
+                                    const Value beta) {
+  if constexpr (BetaZero) {
+    (void)beta;
+    y(i) = alpha * sum;
+  } else {
+    y(i) = alpha * sum + beta * y(i);
+  }
+}
+
 /// Work tags: iterate over rows (or over teams of consecutive rows), or over the
 /// nnz-balanced blocks of a row partition.
 struct RowsTag {};
 struct BlocksTag {};
 
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, bool BetaZero>
 struct CsrViews {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const Offset*, memory_space> row_ptr;
@@ -76,7 +89,7 @@ struct CsrViews {
   Value beta;
 
   KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const Value sum) const {
-    y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
+    store_y<BetaZero>(y, i, alpha, sum, beta);
   }
 };
 
@@ -91,8 +104,9 @@ KOKKOS_INLINE_FUNCTION void team_share(const std::int64_t rank, const std::int32
 
 /// Thread-per-row: one thread (one GPU lane) computes a whole row.
 /// RowsTag: one work item per row. BlocksTag: one work item per nnz-balanced block.
-template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
-struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset> {
+template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll,
+          bool BetaZero = false>
+struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
     const Value sum = gather_dot<Unroll, Value>(
         this->values, this->col_idx, this->x, this->row_ptr(i), this->row_ptr(i + 1), 1);
@@ -109,8 +123,9 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset> {
 /// vector lanes of a thread share one row (ThreadVectorRange reduction). With vector
 /// length 32 on CUDA this is warp-per-row. RowsTag: team t takes rows
 /// [t * rows_per_team, (t + 1) * rows_per_team). BlocksTag: team t takes block t.
-template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
-struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
+template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll,
+          bool BetaZero = false>
+struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t nrows = 0;
   std::int32_t rows_per_team = 1;
@@ -162,13 +177,17 @@ struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset> {
   }
 };
 
-/// y = beta * y (y = 0 when beta == 0, without reading y): the alpha == 0 / nnz == 0 path.
-template <class ExecSpace, class Value>
+/// y = beta * y (y = 0 with BetaZero, without reading y): the alpha == 0 / nnz == 0 path.
+template <class ExecSpace, class Value, bool BetaZero>
 struct ScaleY {
   Kokkos::View<Value*, typename ExecSpace::memory_space> y;
   Value beta;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t i) const {
-    y(i) = beta == Value(0) ? Value(0) : beta * y(i);
+    if constexpr (BetaZero) {
+      y(i) = Value(0);
+    } else {
+      y(i) = beta * y(i);
+    }
   }
 };
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "exec_traits.hpp"
+#include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/options.hpp"
 #include "pspmv/types.hpp"
@@ -160,7 +160,8 @@ struct QueuedTeams {
 /// when the previous launch has finished, and whose next launch begins with the backend's
 /// fork), else a small kernel on ExecSpace, ordered before the launch that follows.
 template <class ExecSpace, class Counter>
-ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::int64_t nchunks, std::int64_t workers) {
+ChunkQueues<Counter> make_queues(const ExecSpace& space, Schedule schedule, const Counter& word, std::int64_t nchunks,
+                                 std::int64_t workers) {
   using Traits = ExecTraits<ExecSpace>;
   const bool stealing = schedule == Schedule::work_stealing;
   ChunkQueues<Counter> q{word, nchunks, stealing ? std::min<std::int64_t>(workers, Traits::max_chunk_queues) : 1,
@@ -169,7 +170,8 @@ ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::in
                 Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Counter::memory_space>::accessible) {
     for (std::int64_t i = 0; i < q.queues; ++i) InitQueues<Counter>{q}(i);
   } else {
-    Kokkos::parallel_for("pspmv::init_chunk_queues", Kokkos::RangePolicy<ExecSpace>(0, q.queues), InitQueues<Counter>{q});
+    Kokkos::parallel_for("pspmv::init_chunk_queues", Kokkos::RangePolicy<ExecSpace>(space, 0, q.queues),
+                         InitQueues<Counter>{q});
   }
   return q;
 }
@@ -181,11 +183,11 @@ ChunkQueues<Counter> make_queues(Schedule schedule, const Counter& word, std::in
 /// plan's chunk-queue words (run-time schedules only: min(concurrency, max_chunk_queues) x
 /// chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so chunks do too.
 template <class ExecSpace, class Functor, class Counter>
-void launch_range(const std::string& label, Schedule schedule, std::int64_t rows, std::int64_t blocks, int chunk,
-                  const Functor& f, const Counter& words) {
+void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
+                  std::int64_t blocks, int chunk, const Functor& f, const Counter& words) {
   switch (schedule) {
     case Schedule::static_chunks: {
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(0, rows);
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(space, 0, rows);
       policy.set_chunk_size(chunk);
       Kokkos::parallel_for(label, policy, f);
       break;
@@ -193,16 +195,15 @@ void launch_range(const std::string& label, Schedule schedule, std::int64_t rows
     case Schedule::dynamic_chunks:
     case Schedule::work_stealing: {
       const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
-      const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, ExecSpace().concurrency()));
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(0, workers);
+      const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, space.concurrency()));
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(space, 0, workers);
       policy.set_chunk_size(1);
       Kokkos::parallel_for(label, policy,
-                           QueuedRows<Functor, Counter>{f, make_queues<ExecSpace>(schedule, words, nchunks, workers),
-                                                        rows, c});
+                           QueuedRows<Functor, Counter>{f, make_queues(space, schedule, words, nchunks, workers), rows, c});
       break;
     }
     case Schedule::nnz_balanced: {
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(0, blocks);
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(space, 0, blocks);
       policy.set_chunk_size(1);
       Kokkos::parallel_for(label, policy, f);
       break;
@@ -215,13 +216,13 @@ void launch_range(const std::string& label, Schedule schedule, std::int64_t rows
 /// concurrency / (team_size x vector_length) threads; a host: concurrency / team_size, its
 /// vector lanes being SIMD lanes of one thread) over the chunk queues.
 template <class ExecSpace, class Functor, class Counter>
-void launch_teams(const std::string& label, Schedule schedule, const LaunchParams& p, const Functor& f,
-                  const Counter& words) {
+void launch_teams(const ExecSpace& space, const std::string& label, Schedule schedule, const LaunchParams& p,
+                  const Functor& f, const Counter& words) {
   const int chunk = static_cast<int>(p.chunk_size);
   switch (schedule) {
     case Schedule::static_chunks: {
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(p.league_size, p.team_size,
-                                                                                       p.vector_length);
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(space, p.league_size,
+                                                                                       p.team_size, p.vector_length);
       policy.set_chunk_size(chunk);
       Kokkos::parallel_for(label, policy, f);
       break;
@@ -231,18 +232,19 @@ void launch_teams(const std::string& label, Schedule schedule, const LaunchParam
       const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (p.league_size + c - 1) / c;
       const std::int64_t threads_per_team = std::max<std::int64_t>(
           1, ExecTraits<ExecSpace>::is_gpu ? static_cast<std::int64_t>(p.team_size) * p.vector_length : p.team_size);
-      const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / threads_per_team);
+      const std::int64_t resident = std::max<std::int64_t>(1, space.concurrency() / threads_per_team);
       const std::int64_t workers = std::max<std::int64_t>(1, std::min(nchunks, resident));
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(workers, p.team_size, p.vector_length);
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(space, workers, p.team_size,
+                                                                              p.vector_length);
       policy.set_chunk_size(1);
       Kokkos::parallel_for(label, policy,
                            QueuedTeams<ExecSpace, Functor, Counter>{
-                               f, make_queues<ExecSpace>(schedule, words, nchunks, workers), p.league_size, c});
+                               f, make_queues(space, schedule, words, nchunks, workers), p.league_size, c});
       break;
     }
     case Schedule::nnz_balanced: {
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(p.league_size, p.team_size,
-                                                                                        p.vector_length);
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(space, p.league_size,
+                                                                                        p.team_size, p.vector_length);
       policy.set_chunk_size(1);
       Kokkos::parallel_for(label, policy, f);
       break;

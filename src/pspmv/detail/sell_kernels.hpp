@@ -13,7 +13,7 @@
 namespace pspmv {
 namespace detail {
 
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
+template <class ExecSpace, class Value, int Unroll, bool BetaZero>
 struct SellViews {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const std::int64_t*, memory_space> slice_ptr;
@@ -49,8 +49,7 @@ struct SellViews {
       partial(v - nrows) = sum;
       return;
     }
-    const std::int32_t i = permuted_output ? p : v;
-    y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
+    store_y<BetaZero>(y, permuted_output ? p : v, alpha, sum, beta);
   }
   KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
     const std::int32_t first = s << log2_c;
@@ -63,8 +62,8 @@ struct SellViews {
 /// Row-per-thread over SELL: one thread (GPU lane) per row; consecutive threads take
 /// consecutive rows of a slice, so their loads of column j are contiguous (coalesced on a
 /// GPU). RowsTag: one work item per row. BlocksTag: one work item per block of slices.
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
-struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false>
+struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -77,8 +76,8 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll> {
 /// length C (<= 32) lane r holds row r and loads column by column are coalesced.
 /// RowsTag: team t takes slices [t * slices_per_team, (t + 1) * slices_per_team).
 /// BlocksTag: team t takes block t of the partition.
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll>
-struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false>
+struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll, BetaZero> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t slices_per_team = 1;
 
@@ -109,7 +108,7 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll> {
 /// The long rows of a SELL plan (rows taken out of the slices), one row per team thread
 /// with its vector lanes sharing the row (warp-per-row at vector length 32 on a GPU):
 /// team t takes long rows [t * rows_per_team, (t + 1) * rows_per_team).
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long_row_unroll>
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long_row_unroll, bool BetaZero = false>
 struct SellLongRows {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -132,19 +131,17 @@ struct SellLongRows {
     team_share(team.league_rank(), rows_per_team, nlong, first, last);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t l) {
       // The same lane-shared row sum as CSR team-per-row.
-      const Value sum = CsrTeamPerRow<ExecSpace, Value, std::int64_t, Unroll>::row_sum(
+      const Value sum = CsrTeamPerRow<ExecSpace, Value, std::int64_t, Unroll, BetaZero>::row_sum(
           team, values, col_idx, x, long_row_ptr(l), long_row_ptr(l + 1), vector_length);
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        const std::int32_t i = permuted_output ? long_pos(l) : long_rows(l);
-        y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
-      });
+      Kokkos::single(Kokkos::PerThread(team),
+                     [&]() { store_y<BetaZero>(y, permuted_output ? long_pos(l) : long_rows(l), alpha, sum, beta); });
     });
   }
 };
 
 /// Split long rows: y(long_rows(l)) = alpha * (sum of its piece sums, in order) + beta * y,
 /// one long row per work item, after the slices' kernel wrote partial.
-template <class ExecSpace, class Value>
+template <class ExecSpace, class Value, bool BetaZero>
 struct SellCombinePieces {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const std::int32_t*, memory_space> long_rows;
@@ -156,8 +153,7 @@ struct SellCombinePieces {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
     Value sum = 0;
     for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q) sum += partial(q);
-    const std::int32_t i = long_rows(l);
-    y(i) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(i);
+    store_y<BetaZero>(y, long_rows(l), alpha, sum, beta);
   }
 };
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "pspmv/csr_matrix.hpp"
+#include "pspmv/matrix/csr.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {

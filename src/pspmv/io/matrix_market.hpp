@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <string>
 
-#include "pspmv/csr_matrix.hpp"
-#include "pspmv/matrix_market_coo.hpp"
+#include "pspmv/matrix/csr.hpp"
+#include "pspmv/io/matrix_market_coo.hpp"
 
 namespace pspmv {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pspmv/coo_matrix.hpp"
+#include "pspmv/matrix/coo.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {

@@ -45,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "pspmv/csr_matrix.hpp"
+#include "pspmv/matrix/csr.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {
@@ -296,9 +296,10 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
   return S;
 }
 
-/// Deep copy of a SELL matrix into another memory space.
-template <class DstSpace, class Value, class SrcSpace>
-SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
+/// Deep copy of a SELL matrix into another memory space, ordered on the execution-space
+/// instance `space` (asynchronous: fence `space` before using the copy or releasing S).
+template <class DstSpace, class ExecSpace, class Value, class SrcSpace>
+SellMatrix<Value, DstSpace> copy_to(const ExecSpace& space, const SellMatrix<Value, SrcSpace>& S) {
   SellMatrix<Value, DstSpace> D;
   D.nrows = S.nrows;
   D.ncols = S.ncols;
@@ -308,10 +309,10 @@ SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
   D.long_row_threshold = S.long_row_threshold;
   D.npos = S.npos;
   D.long_split = S.long_split;
-  auto mirror = [](auto& dst, const auto& src, const char* label) {
+  auto mirror = [&space](auto& dst, const auto& src, const char* label) {
     using V = std::decay_t<decltype(dst)>;
     dst = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.extent(0));
-    Kokkos::deep_copy(dst, src);
+    Kokkos::deep_copy(space, dst, src);
   };
   mirror(D.slice_ptr, S.slice_ptr, "pspmv::sell_slice_ptr");
   mirror(D.slice_width, S.slice_width, "pspmv::sell_slice_width");
@@ -325,6 +326,15 @@ SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
   mirror(D.long_col_idx, S.long_col_idx, "pspmv::sell_long_col_idx");
   mirror(D.long_values, S.long_values, "pspmv::sell_long_values");
   mirror(D.piece_ptr, S.piece_ptr, "pspmv::sell_piece_ptr");
+  return D;
+}
+
+/// Deep copy of a SELL matrix into another memory space; returns when done.
+template <class DstSpace, class Value, class SrcSpace>
+SellMatrix<Value, DstSpace> copy_to(const SellMatrix<Value, SrcSpace>& S) {
+  using Exec = typename DstSpace::execution_space;
+  auto D = copy_to<DstSpace>(Exec(), S);
+  Exec().fence();
   return D;
 }
 

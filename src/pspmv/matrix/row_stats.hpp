@@ -132,4 +132,52 @@ std::int64_t team_lane_slots(const Offset* row_ptr, std::int64_t nrows, int vect
   return slots;
 }
 
+/// Nonzeros of the fullest of `parts` equal row blocks (what a static schedule gives each
+/// thread) over the mean nnz per block: 1 when the split is even; 1 for an empty matrix.
+template <class Offset>
+double static_imbalance(const Offset* row_ptr, std::int64_t nrows, std::int64_t parts) {
+  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
+  if (nnz == 0 || parts <= 1) return 1.0;
+  std::int64_t fullest = 0;
+  for (std::int64_t t = 0; t < parts; ++t) {
+    const std::int64_t b = t * nrows / parts, e = (t + 1) * nrows / parts;
+    fullest = std::max<std::int64_t>(fullest, static_cast<std::int64_t>(row_ptr[e] - row_ptr[b]));
+  }
+  return static_cast<double>(fullest) * static_cast<double>(parts) / static_cast<double>(nnz);
+}
+
+/// Row partition with nearly equal nnz per block: block b starts at the first row whose
+/// row_ptr reaches b * nnz / num_blocks (binary search on row_ptr). Blocks may be empty
+/// when a single row holds more than nnz / num_blocks. Works on any monotone offsets
+/// (SELL's slice offsets too).
+/// Output: num_blocks + 1 row indices, partition[0] = 0, partition[num_blocks] = nrows.
+template <class Offset>
+void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks, std::int32_t* partition) {
+  const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[nrows]);
+  partition[0] = 0;
+  for (std::int64_t b = 1; b < num_blocks; ++b) {
+    const Offset target = static_cast<Offset>((static_cast<long double>(nnz) * b) / num_blocks);
+    const Offset* it = std::lower_bound(row_ptr, row_ptr + nrows + 1, target);
+    partition[b] = static_cast<std::int32_t>(std::min<std::int64_t>(it - row_ptr, nrows));
+  }
+  partition[num_blocks] = nrows;
+}
+
+/// What analyze() measures of a matrix before it chooses: row statistics (column spread
+/// included where a rule uses it) and the lane-slot model at ExecTraits::model_lane_width.
+struct MatrixFacts {
+  RowStats stats;
+  LaneSlots lane_slots;
+};
+
+/// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views).
+template <class Csr>
+MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread) {
+  MatrixFacts f;
+  f.stats = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  if (with_spread) f.stats.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
+  f.lane_slots = compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
+  return f;
+}
+
 }  // namespace pspmv

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "pspmv/coo_matrix.hpp"
+#include "pspmv/matrix/coo.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {
@@ -75,59 +75,6 @@ void check_offset_fits(std::int64_t count, const std::string& what = "nnz") {
   if (count > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
     throw InvalidArgument(what + " = " + std::to_string(count) + " does not fit a " +
                           std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset (use int64_t offsets)");
-}
-
-namespace detail {
-/// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, so
-/// that every step is a bijection of h and any single changed word changes the result.
-inline std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t h) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  std::size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-  }
-  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
-  return h;
-}
-/// splitmix64's finalizer: spreads every input bit over the result.
-inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-/// hash_bytes in parallel over 4 MiB pieces on the default host space, combined in order
-/// (the result does not depend on the thread count).
-inline std::uint64_t hash_array(const void* data, std::size_t bytes, std::uint64_t seed) {
-  constexpr std::size_t piece = std::size_t{1} << 22;
-  const std::size_t pieces = (bytes + piece - 1) / piece;
-  std::vector<std::uint64_t> h(pieces);
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  Kokkos::parallel_for(
-      "pspmv::fingerprint", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, pieces),
-      [&](const std::size_t b) {
-        const std::size_t begin = b * piece, len = std::min(piece, bytes - begin);
-        h[b] = hash_bytes(p + begin, len, 0xCBF29CE484222325ull + b);
-      });
-  Kokkos::DefaultHostExecutionSpace().fence();  // the host only: no wait on device work
-  std::uint64_t r = mix64(seed ^ bytes);
-  for (const std::uint64_t x : h) r = mix64(r ^ x);
-  return r;
-}
-}  // namespace detail
-
-/// Content fingerprint of a host CSR matrix: a 64-bit hash of its dimensions and of the
-/// bytes of row_ptr, col_idx and values (equal matrices, equal fingerprints; a changed
-/// entry, index or dimension changes it except with probability about 2^-64). Parallel
-/// over the host execution space; one pass over the arrays.
-template <class Value, class Offset, class Ordinal>
-std::uint64_t fingerprint(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
-  std::uint64_t h = detail::mix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(A.nrows)) << 32) ^
-                                  static_cast<std::uint32_t>(A.ncols));
-  h = detail::hash_array(A.row_ptr.data(), A.row_ptr.extent(0) * sizeof(Offset), h);
-  h = detail::hash_array(A.col_idx.data(), A.col_idx.extent(0) * sizeof(Ordinal), h);
-  return detail::hash_array(A.values.data(), A.values.extent(0) * sizeof(Value), h);
 }
 
 /// A host CSR matrix: what readers, generators and analyze() exchange.
@@ -191,10 +138,12 @@ CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> make_csr(
   return A;
 }
 
-/// Deep copy of a CSR matrix into another memory space (same types).
-template <class DstSpace, class Value, class Offset, class Ordinal, class SrcSpace>
-CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(
-    const CsrMatrix<Value, Offset, Ordinal, SrcSpace>& A) {
+/// Deep copy of a CSR matrix into another memory space (same types), ordered on the
+/// execution-space instance `space` (asynchronous: fence `space` before using the copy or
+/// releasing A).
+template <class DstSpace, class ExecSpace, class Value, class Offset, class Ordinal, class SrcSpace>
+CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const ExecSpace& space,
+                                                    const CsrMatrix<Value, Offset, Ordinal, SrcSpace>& A) {
   CsrMatrix<Value, Offset, Ordinal, DstSpace> B;
   B.nrows = A.nrows;
   B.ncols = A.ncols;
@@ -204,9 +153,18 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), A.col_idx.extent(0));
   B.values = Kokkos::View<Value*, DstSpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
-  Kokkos::deep_copy(B.row_ptr, A.row_ptr);
-  Kokkos::deep_copy(B.col_idx, A.col_idx);
-  Kokkos::deep_copy(B.values, A.values);
+  Kokkos::deep_copy(space, B.row_ptr, A.row_ptr);
+  Kokkos::deep_copy(space, B.col_idx, A.col_idx);
+  Kokkos::deep_copy(space, B.values, A.values);
+  return B;
+}
+
+/// Deep copy of a CSR matrix into another memory space (same types); returns when done.
+template <class DstSpace, class Value, class Offset, class Ordinal, class SrcSpace>
+CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const CsrMatrix<Value, Offset, Ordinal, SrcSpace>& A) {
+  using Exec = typename DstSpace::execution_space;
+  auto B = copy_to<DstSpace>(Exec(), A);
+  Exec().fence();
   return B;
 }
 

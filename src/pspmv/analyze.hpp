@@ -1,0 +1,52 @@
+#pragma once
+/// @file analyze.hpp
+/// analyze(), the first stage of the two-stage API: a validated host CSR matrix in, a Plan
+/// for an execution space out (all host-side work, once); then plan.multiply() many times.
+///
+/// @code
+///   #include <pspmv/pspmv.hpp>
+///   Kokkos::ScopeGuard guard(argc, argv);
+///   auto A = pspmv::read_matrix_market<double>("matrix.mtx");      // host CSR, validated
+///   auto plan = pspmv::analyze<Kokkos::DefaultExecutionSpace>(A);   // all host work, once
+///   using Plan = decltype(plan);
+///   Plan::vector_type x("x", A.ncols), y("y", A.nrows);
+///   Kokkos::deep_copy(x, 1.0);
+///   for (int it = 0; it < 100; ++it) plan.multiply(1.0, x, 0.0, y);  // y = A x
+/// @endcode
+
+#include <Kokkos_Core.hpp>
+
+#include "pspmv/matrix/csr.hpp"
+#include "pspmv/options.hpp"
+#include "pspmv/plan.hpp"
+#include "pspmv/tune.hpp"
+
+namespace pspmv {
+
+/// Analyzes A for the execution-space instance `space` (conversion and copies are ordered on
+/// it; the plan is ready when analyze() returns). options.selection: model (default; every
+/// decision in Plan::reason()), tune (the fastest of tune()'s candidates, default budget) or
+/// fixed (what the options leave unset is CSR, thread_per_row, static_chunks).
+/// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument for options
+///         out of range (see choose()).
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                       const AnalyzeOptions& options = {}) {
+  AnalyzeOptions o = options;
+  o.selection = Selection::model;
+  if (options.selection == Selection::tune) return tune(space, A, o).plan;
+  if (options.selection == Selection::fixed) {
+    if (!o.format) o.format = Format::csr;
+    if (!o.mapping) o.mapping = Mapping::thread_per_row;
+    if (!o.schedule) o.schedule = Schedule::static_chunks;
+  }
+  return Plan<ExecSpace, Value, Offset>(space, A, o);
+}
+
+/// analyze() on the default instance of ExecSpace.
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {}) {
+  return analyze(ExecSpace(), A, options);
+}
+
+}  // namespace pspmv

@@ -1,0 +1,123 @@
+#pragma once
+/// @file exec_traits.hpp
+/// Hardware knowledge, in one place: what pspmv assumes about each Kokkos execution space.
+/// Every number is named, with one line on what it does; the measurements behind each are
+/// in docs/selection.md. choose() (pspmv/select/choose.hpp) turns them and a matrix's row
+/// statistics into a plan.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace pspmv {
+
+/// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
+template <class ExecSpace, class Enable = void>
+struct ExecTraits {
+  /// Whether threads of a team execute in lockstep SIMT groups (a GPU).
+  static constexpr bool is_gpu = false;
+  /// SIMD register width in bytes: 64 for AVX-512 (the H200 host's Xeon), so 8 doubles.
+  static constexpr int simd_bytes = 64;
+  template <class Value>
+  static constexpr int simd_lanes() { return simd_bytes / static_cast<int>(sizeof(Value)); }
+  /// Lane width of the lane-slot model (a warp; `pspmv info` reports it on every space).
+  static constexpr int model_lane_width = 32;
+  /// Threads per team for team-per-row: a host team is one thread, its vector lanes SIMD lanes.
+  static constexpr int team_size = 1;
+  /// Chunks that static/dynamic scheduling splits the rows into (Intel's SpMV prototype's
+  /// "about 2000 chunks"); chunk = ceil(rows / target_chunks).
+  static constexpr int target_chunks = 2000;
+  /// Row-length coefficient of variation above which the default schedule is nnz_balanced.
+  static constexpr double cv_balance_threshold = 1.0;
+  /// nnz_balanced also when a static split's fullest row block exceeds this factor of the mean.
+  static constexpr double static_imbalance_threshold = 1.1;
+  /// CSR bytes per thread from which the default schedule is work_stealing.
+  static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
+  /// 64-bit words between two chunk-queue words (one 64-byte cache line: no false sharing).
+  static constexpr std::int64_t chunk_queue_stride = 64 / 8;
+  /// Most chunk queues of a work_stealing launch (beyond, workers share queues).
+  static constexpr std::int64_t max_chunk_queues = 64;
+  /// CSR bytes per thread from which scattered columns (scattered_sell_spread) take SELL.
+  static constexpr std::int64_t scattered_sell_bytes_per_thread = std::int64_t{1} << 20;
+  /// SELL slice height C: the values of one SIMD register, as in Intel's ESB.
+  template <class Value>
+  static constexpr int sell_slice_height() { return simd_lanes<Value>(); }
+  /// Default sorting window sigma, in slices (Kreutzer et al. 2014: a small multiple of C).
+  static constexpr int sell_sigma_slices = 32;
+  /// The automatic format takes SELL only within this factor of the CSR bytes.
+  static constexpr double sell_memory_limit = 1.1;
+  /// Whether the automatic format prefers SELL wherever it fits (not on a host).
+  static constexpr bool prefer_sell = false;
+  /// Column spread (RowStats::col_spread) from which a large host matrix takes SELL.
+  static constexpr double scattered_sell_spread = 0.1;
+  /// Unused on a host (see the GPU's).
+  static constexpr double sell_memory_limit_irregular = 1.1;
+  static constexpr double irregular_useful_share = 0.0;
+  /// SELL rows longer than this leave the slices; -1: never by default on a host.
+  static constexpr std::int64_t sell_long_row = -1;
+  /// Long rows (when a caller sets sell_long_row) stay in the lane-shared CSR part.
+  static constexpr bool sell_long_split = false;
+  static constexpr int long_row_warps = 1;
+  static constexpr double team_slot_advantage = 4.0;
+  /// Entries a thread loads before it gathers x (detail::gather_dot): 1, the plain loop.
+  static constexpr int gather_unroll = 1;
+  /// The same for the long-row kernel of a SELL plan.
+  static constexpr int long_row_unroll = 1;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// NVIDIA GPUs through Kokkos' CUDA backend (T4 sm_75, H100/H200 sm_90).
+template <class ExecSpace>
+struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cuda>::value>> {
+  static constexpr bool is_gpu = true;
+  /// A warp: 32 lanes on every NVIDIA GPU.
+  static constexpr int warp_size = 32;
+  template <class Value>
+  static constexpr int simd_lanes() { return warp_size; }
+  static constexpr int model_lane_width = warp_size;
+  /// Warps per team (block) for team-per-row: 4 warps = 128 threads.
+  static constexpr int team_size = 4;
+  /// Kept for reports (Kokkos' CUDA backend ignores Schedule<>).
+  static constexpr int target_chunks = 2000;
+  static constexpr double cv_balance_threshold = 1.0;
+  static constexpr double static_imbalance_threshold = 1.1;
+  /// SELL slice height = a warp: lane r of a warp holds row r of a slice.
+  template <class Value>
+  static constexpr int sell_slice_height() { return warp_size; }
+  static constexpr int sell_sigma_slices = 32;
+  static constexpr double sell_memory_limit = 1.1;
+  /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take
+  /// SELL up to this factor of the CSR bytes.
+  static constexpr double sell_memory_limit_irregular = 1.25;
+  static constexpr double irregular_useful_share = 0.5;
+  /// Small matrices (rows x 32 <= concurrency) whose longest row lies in [min, max]: CSR
+  /// team-per-row, a full warp per row.
+  static constexpr std::int64_t small_team_min_row = 32;
+  static constexpr std::int64_t small_team_max_row = 256;
+  /// Unused on a GPU: its hardware hands out blocks.
+  static constexpr std::int64_t stealing_bytes_per_thread = 0;
+  /// Chunk-queue words side by side (a GPU's atomics resolve in L2).
+  static constexpr std::int64_t chunk_queue_stride = 1;
+  static constexpr std::int64_t max_chunk_queues = 64;
+  static constexpr std::int64_t scattered_sell_bytes_per_thread = 0;
+  /// Unused on a GPU (SELL is its default where it fits).
+  static constexpr double scattered_sell_spread = 0;
+  /// SELL is the GPU default where it fits.
+  static constexpr bool prefer_sell = true;
+  /// SELL rows longer than two warps' worth of entries leave the slices.
+  static constexpr std::int64_t sell_long_row = 2 * warp_size;
+  /// ...cut into pieces inside the slices (else a warp-per-row CSR part).
+  static constexpr bool sell_long_split = true;
+  /// CSR team-per-row only if it needs this many times fewer lane-slots than thread-per-row.
+  static constexpr double team_slot_advantage = 4.0;
+  /// Threads per block of the long-row kernel: 4 warps, one long row each.
+  static constexpr int long_row_warps = 4;
+  /// Entries a GPU thread loads before it gathers x: 4 keeps more bytes in flight per lane.
+  static constexpr int gather_unroll = 4;
+  /// The same for the warp-per-row long-row kernel.
+  static constexpr int long_row_unroll = 4;
+};
+#endif
+
+}  // namespace pspmv

@@ -1,0 +1,143 @@
+#pragma once
+/// @file launch.hpp
+/// One multiply of a plan: fills the chosen kernel's functor from the plan's storage and the
+/// caller's vectors and launches it under the chosen schedule on the caller's instance.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/detail/schedules.hpp"
+#include "pspmv/detail/sell_kernels.hpp"
+#include "pspmv/detail/storage.hpp"
+#include "pspmv/select/choice.hpp"
+
+namespace pspmv {
+namespace detail {
+
+/// Kokkos Tools names of a plan's kernels, fixed at analyze time (multiply() builds no string).
+struct Labels {
+  std::string kernel;  ///< e.g. "pspmv::csr_thread_per_row::static_chunks"
+  std::string long_rows;  ///< SELL long rows: "pspmv::sell_long_rows" or "pspmv::sell_combine_pieces"
+};
+
+inline Labels labels_of(const PlanChoice& c) {
+  const bool sell = c.format == Format::sell, thread = c.mapping == Mapping::thread_per_row;
+  return {std::string("pspmv::") +
+              (sell ? (thread ? "sell_row_per_thread" : "sell_slice_per_team")
+                    : (thread ? "csr_thread_per_row" : "csr_team_per_row")) +
+              "::" + to_string(c.schedule),
+          c.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows"};
+}
+
+/// What one multiply needs besides the plan's storage.
+template <class ExecSpace, class Value>
+struct Call {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const Value*, memory_space> x;
+  Kokkos::View<Value*, memory_space> y;
+  Value alpha, beta;
+  const Workspace<ExecSpace, Value>* workspace;
+};
+
+/// y = alpha A x + beta y with the plan's kernel, Unroll / LongUnroll gathers in flight per
+/// thread (ExecTraits::gather_unroll, long_row_unroll), BetaZero decided by the caller.
+/// A non-default unroll factor is named in the kernel's label ("::U=<factor>").
+template <int Unroll, int LongUnroll, bool BetaZero, class ExecSpace, class Value, class Offset>
+void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+                     const Labels& labels, std::int32_t nrows,
+                     const Call<ExecSpace, Value>& call) {
+  using Traits = ExecTraits<ExecSpace>;
+  const LaunchParams& p = c.launch;
+  std::string unrolled;  // built only by the experiments' non-default factors
+  if constexpr (Unroll != Traits::gather_unroll) unrolled = labels.kernel + "::U=" + std::to_string(Unroll);
+  const std::string& label = Unroll == Traits::gather_unroll ? labels.kernel : unrolled;
+  const int chunk = static_cast<int>(p.chunk_size);
+  const auto& cursors = call.workspace->cursors;
+  if (c.format == Format::csr) {
+    auto fill = [&](auto& f) {
+      f.row_ptr = st.csr.row_ptr;
+      f.col_idx = st.csr.col_idx;
+      f.values = st.csr.values;
+      f.x = call.x;
+      f.y = call.y;
+      f.partition = st.partition;
+      f.alpha = call.alpha;
+      f.beta = call.beta;
+    };
+    if (c.mapping == Mapping::thread_per_row) {
+      CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
+      fill(f);
+      launch_range(space, label, c.schedule, nrows, p.num_blocks, chunk, f, cursors);
+    } else {
+      CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
+      fill(f);
+      f.nrows = nrows;
+      f.rows_per_team = p.rows_per_team;
+      f.vector_length = p.vector_length;
+      launch_teams(space, label, c.schedule, p, f, cursors);
+    }
+    return;
+  }
+  const auto& S = st.sell;
+  auto fill = [&](auto& f) {
+    f.slice_ptr = S.slice_ptr;
+    f.row_len = S.row_len;
+    f.perm = S.perm;
+    f.col_idx = S.col_idx;
+    f.values = S.values;
+    f.x = call.x;
+    f.y = call.y;
+    f.partition = st.partition;
+    f.alpha = call.alpha;
+    f.beta = call.beta;
+    f.partial = call.workspace->partial;
+    f.nrows = nrows;
+    f.npos = S.npos;
+    f.nslices = static_cast<std::int32_t>(S.nslices());
+    f.log2_c = st.log2_c;
+    f.permuted_output = c.keep_permuted;
+  };
+  if (c.mapping == Mapping::thread_per_row) {
+    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
+    fill(f);
+    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+  } else {
+    SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero> f;
+    fill(f);
+    f.slices_per_team = p.slices_per_team;
+    launch_teams(space, label, c.schedule, p, f, cursors);
+  }
+  if (p.long_rows == 0) return;
+  if (p.long_split) {
+    SellCombinePieces<ExecSpace, Value, BetaZero> g{S.long_rows, S.piece_ptr, call.workspace->partial,
+                                                    call.y,      call.alpha,  call.beta};
+    Kokkos::parallel_for(labels.long_rows, Kokkos::RangePolicy<ExecSpace>(space, 0, p.long_rows), g);
+    return;
+  }
+  SellLongRows<ExecSpace, Value, LongUnroll, BetaZero> g;
+  g.long_rows = S.long_rows;
+  g.long_pos = S.long_pos;
+  g.long_row_ptr = S.long_row_ptr;
+  g.col_idx = S.long_col_idx;
+  g.values = S.long_values;
+  g.x = call.x;
+  g.y = call.y;
+  g.alpha = call.alpha;
+  g.beta = call.beta;
+  g.nlong = static_cast<std::int32_t>(p.long_rows);
+  g.rows_per_team = p.long_team_size;
+  g.vector_length = p.long_vector_length;
+  g.permuted_output = c.keep_permuted;
+  const std::int64_t league = (p.long_rows + p.long_team_size - 1) / p.long_team_size;
+  std::string long_unrolled;
+  if constexpr (LongUnroll != Traits::long_row_unroll)
+    long_unrolled = labels.long_rows + "::U=" + std::to_string(LongUnroll);
+  Kokkos::parallel_for(LongUnroll == Traits::long_row_unroll ? labels.long_rows : long_unrolled,
+                       Kokkos::TeamPolicy<ExecSpace>(space, league, p.long_team_size, p.long_vector_length), g);
+}
+
+}  // namespace detail
+}  // namespace pspmv

@@ -1,0 +1,97 @@
+#pragma once
+/// @file choice.hpp
+/// What choose() decides for a matrix on an execution space: a PlanChoice (format, mapping,
+/// schedule, launch sizes) and its Reason, one clause per decision, rendered to text once.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pspmv/options.hpp"
+#include "pspmv/types.hpp"
+
+namespace pspmv {
+
+/// Why a plan is what it is: one clause per decision, in the order taken (format, mapping,
+/// schedule), each naming the statistic and the ExecTraits threshold that decided it, or
+/// that the caller forced it.
+class Reason {
+ public:
+  struct Clause {
+    std::string subject;  ///< "format", "mapping" or "schedule"
+    std::string text;     ///< e.g. "row-length cv 4.52 > 1.00: nnz_balanced"
+  };
+  void add(std::string subject, std::string text) { clauses_.push_back({std::move(subject), std::move(text)}); }
+  /// Appends to the clause of `subject` (adds the clause if there is none).
+  void amend(const std::string& subject, const std::string& more) {
+    for (auto& c : clauses_)
+      if (c.subject == subject) {
+        c.text += more;
+        return;
+      }
+    add(subject, more);
+  }
+  const std::vector<Clause>& clauses() const { return clauses_; }
+  /// The clause of `subject` ("" if none).
+  std::string of(const std::string& subject) const {
+    for (const auto& c : clauses_)
+      if (c.subject == subject) return c.text;
+    return {};
+  }
+  /// The clauses joined by "; ".
+  std::string str() const {
+    std::string s;
+    for (const auto& c : clauses_) s += (s.empty() ? "" : "; ") + c.text;
+    return s;
+  }
+
+ private:
+  std::vector<Clause> clauses_;
+};
+
+/// A plan's decisions: everything analyze() needs to build its storage and launch kernels.
+struct PlanChoice {
+  Format format = Format::csr;
+  Mapping mapping = Mapping::thread_per_row;
+  Schedule schedule = Schedule::static_chunks;
+  LaunchParams launch;  ///< launch sizes; SELL's C, sigma and long-row handling included
+  bool keep_permuted = false;  ///< SELL: y in the plan's row order (Plan::permutation())
+  Reason reason;
+};
+
+namespace detail {
+/// `v` with `decimals` digits after the point, for reasons and descriptions.
+inline std::string fixed(double v, int decimals = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+inline std::string percent(double share) { return std::to_string(static_cast<int>(share * 100.0 + 0.5)) + "%"; }
+}  // namespace detail
+
+/// One line: format, mapping, schedule and launch sizes of a choice, e.g. "csr thread_per_row
+/// static_chunks chunk_rows=262"; `padding` is the SELL plan's stored entries over nnz.
+inline std::string describe(const PlanChoice& c, double padding) {
+  const LaunchParams& p = c.launch;
+  const bool sell = c.format == Format::sell, team = c.mapping == Mapping::team_per_row;
+  std::string s = sell ? "sell C=" + std::to_string(p.slice_height) + " sigma=" + std::to_string(p.sigma) +
+                             " padding=" + detail::fixed(padding, 3) + " "
+                       : std::string("csr ");
+  s += to_string(c.mapping) + " " + to_string(c.schedule);
+  if (team)
+    s += " team_size=" + std::to_string(p.team_size) + " vector_length=" + std::to_string(p.vector_length) +
+         " league=" + std::to_string(p.league_size);
+  if (sell && p.long_rows > 0)
+    s += " long_rows=" + std::to_string(p.long_rows) + "(>" + std::to_string(p.long_row_threshold) + ")" +
+         (p.long_split ? " split=" + std::to_string(p.long_pieces) + "pieces" : " warp");
+  s += c.schedule == Schedule::nnz_balanced ? " blocks=" + std::to_string(p.num_blocks)
+                                            : " chunk_rows=" + std::to_string(p.chunk_rows);
+  if (team && c.schedule != Schedule::nnz_balanced)
+    s += sell ? " slices_per_team=" + std::to_string(p.slices_per_team)
+              : " rows_per_team=" + std::to_string(p.rows_per_team);
+  return s;
+}
+
+}  // namespace pspmv

@@ -1,0 +1,351 @@
+#pragma once
+/// @file choose.hpp
+/// choose(): the one place where a plan's defaults are decided. From a matrix's row
+/// statistics, its row structure, ExecTraits and the caller's AnalyzeOptions it decides the
+/// format, the mapping, the schedule and the launch sizes, with a Reason clause for each.
+/// Every rule and the measurements behind it: docs/selection.md.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "pspmv/backends/exec_traits.hpp"
+#include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/detail/sell_kernels.hpp"
+#include "pspmv/errors.hpp"
+#include "pspmv/matrix/csr.hpp"
+#include "pspmv/matrix/row_stats.hpp"
+#include "pspmv/matrix/sell.hpp"
+#include "pspmv/options.hpp"
+#include "pspmv/select/choice.hpp"
+
+namespace pspmv {
+
+/// GPU team-per-row vector length: among 2, 4, 8, 16 and 32, the largest whose warp-level
+/// lane-slots (team_lane_slots) are within 5% of the fewest (wider pieces of a row coalesce
+/// better, so ties go to them).
+template <class Traits, class Offset>
+int best_vector_length(const Offset* row_ptr, std::int64_t nrows, int lane_width) {
+  std::int64_t fewest = INT64_MAX;
+  std::int64_t slots[6] = {0, 0, 0, 0, 0, 0};
+  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2) {
+    slots[e] = team_lane_slots(row_ptr, nrows, v, lane_width);
+    fewest = std::min(fewest, slots[e]);
+  }
+  int best = 2;
+  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2)
+    if (static_cast<double>(slots[e]) <= 1.05 * static_cast<double>(fewest)) best = v;
+  return best;
+}
+
+/// The GPU's small-matrix rule (ExecTraits::small_team_min_row): a warp per row fits the
+/// device at once, and the longest row is a long dependent chain for one thread but short
+/// enough for one warp. Always false on a host.
+template <class Traits>
+bool small_matrix_warp_per_row(const RowStats& s, std::int64_t concurrency) {
+  if constexpr (Traits::is_gpu) {
+    return s.nrows > 0 && s.nrows * Traits::warp_size <= concurrency && s.max_len >= Traits::small_team_min_row &&
+           s.max_len <= Traits::small_team_max_row;
+  } else {
+    (void)s, (void)concurrency;
+    return false;
+  }
+}
+
+namespace detail {
+
+inline bool is_power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// Bytes of a CSR matrix with these row statistics: row_ptr, col_idx and values.
+template <class Value, class Offset>
+std::int64_t csr_bytes_of(const RowStats& s) {
+  return (s.nrows + 1) * static_cast<std::int64_t>(sizeof(Offset)) +
+         s.nnz * static_cast<std::int64_t>(sizeof(std::int32_t) + sizeof(Value));
+}
+
+/// SELL's storage parameters: C, the sorting window and the long-row handling.
+struct SellParams {
+  int C = 0;
+  std::int64_t sigma = 1, long_threshold = 0;
+  bool long_split = false;
+};
+
+template <class Traits, class Value>
+SellParams sell_params(const AnalyzeOptions& o, std::int32_t nrows) {
+  if (o.sigma < 0 || o.slice_height < 0)
+    throw InvalidArgument("AnalyzeOptions: SELL sigma and slice_height must be >= 0 (0 = choose), got sigma = " +
+                          std::to_string(o.sigma) + ", slice_height = " + std::to_string(o.slice_height));
+  SellParams p;
+  p.C = o.slice_height > 0 ? o.slice_height : Traits::template sell_slice_height<Value>();
+  p.sigma = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(o.sigma > 0 ? o.sigma : std::int64_t{Traits::sell_sigma_slices} * p.C,
+                                std::max<std::int32_t>(1, nrows)));
+  const std::int64_t long_row = o.sell_long_row != 0 ? o.sell_long_row : Traits::sell_long_row;
+  p.long_threshold = long_row > 0 ? long_row : 0;
+  if (o.keep_permuted && p.long_threshold > 0 && o.sell_long_split.value_or(false))
+    throw InvalidArgument("keep_permuted needs sell_long_split = false: a piece of a split long row has no "
+                          "position of its own in y");
+  p.long_split = p.long_threshold > 0 && !o.keep_permuted && o.sell_long_split.value_or(Traits::sell_long_split);
+  return p;
+}
+
+/// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
+/// scattered-columns rule) and its bytes stay within the memory limit.
+template <class ExecSpace, class Value, class Offset>
+Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
+                     const AnalyzeOptions& o, const SellParams& sp, SellShape& shape, Reason& reason) {
+  using Traits = ExecTraits<ExecSpace>;
+  const RowStats& s = f.stats;
+  const double csr_bytes = static_cast<double>(A.bytes());
+  const bool caller_limit = o.sell_memory_limit > 0;
+  const double limit = caller_limit ? o.sell_memory_limit : Traits::sell_memory_limit;
+  const auto shape_of = [&] {
+    shape = sell_shape(A.row_ptr.data(), A.nrows, sp.C, sp.sigma, sp.long_threshold, sp.long_split);
+  };
+  // SELL if its bytes stay within `allowed` times the CSR bytes.
+  const auto sell_within = [&](double allowed, const std::string& prefix, const std::string& why) {
+    shape_of();
+    const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / csr_bytes;
+    const bool fits = ratio <= allowed;
+    reason.add("format", prefix + "SELL-" + std::to_string(sp.C) + "-" + std::to_string(sp.sigma) + " would take " +
+                             fixed(ratio, 3) + "x the CSR bytes (padding " + fixed(shape.padding, 3) + ") " +
+                             (fits ? "<= " : "> ") + fixed(allowed, 2) + why + (fits ? ": SELL" : ": keeping CSR"));
+    return fits ? Format::sell : Format::csr;
+  };
+  if (o.format) {
+    if (o.keep_permuted && *o.format != Format::sell)
+      throw InvalidArgument("keep_permuted needs a SELL plan (a CSR plan keeps the caller's row order); "
+                            "set format = sell or leave it to analyze()");
+    reason.add("format", "format forced");
+    if (*o.format == Format::sell) shape_of();
+    return *o.format;
+  }
+  if (o.keep_permuted) {
+    reason.add("format", "keep_permuted: SELL");
+    shape_of();
+    return Format::sell;
+  }
+  if (Traits::prefer_sell && !o.mapping && small_matrix_warp_per_row<Traits>(s, space.concurrency())) {
+    reason.add("format", "small matrix (ExecTraits::small_team_min_row): CSR");
+    return Format::csr;
+  }
+  if (Traits::prefer_sell) {
+    // Irregular rows: thread-per-row CSR would idle most lanes, so SELL may take more memory.
+    const bool irregular = !caller_limit && f.lane_slots.useful_thread_per_row < Traits::irregular_useful_share;
+    return sell_within(irregular ? std::max(limit, Traits::sell_memory_limit_irregular) : limit, "",
+                       irregular ? " (irregular rows: thread-per-row CSR " +
+                                       percent(f.lane_slots.useful_thread_per_row) + " useful lane-slots)"
+                                 : std::string());
+  }
+  if (Traits::scattered_sell_spread > 0 && s.col_spread >= Traits::scattered_sell_spread &&
+      static_cast<std::int64_t>(csr_bytes) >= Traits::scattered_sell_bytes_per_thread * space.concurrency())
+    return sell_within(limit,
+                       "scattered columns (spread " + fixed(s.col_spread, 3) + " >= " +
+                           fixed(Traits::scattered_sell_spread, 2) + "): ",
+                       "");
+  reason.add("format", "host default: CSR");
+  return Format::csr;
+}
+
+/// The mapping rule (the lane-slot model on a GPU; thread_per_row on a host and for SELL).
+template <class Traits, class Offset>
+Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const AnalyzeOptions& o, bool sell,
+                       bool small_team, std::int64_t concurrency, Reason& reason) {
+  const RowStats& s = f.stats;
+  const LaneSlots& ls = f.lane_slots;
+  if (o.mapping) {
+    reason.add("mapping", "mapping forced");
+    return *o.mapping;
+  }
+  if (small_team) {
+    reason.add("mapping", "small matrix: " + std::to_string(s.nrows) + " rows x " +
+                              std::to_string(Traits::model_lane_width) + " lanes <= concurrency " +
+                              std::to_string(concurrency) + ", longest row " + std::to_string(s.max_len) +
+                              ": team_per_row, a warp per row");
+    return Mapping::team_per_row;
+  }
+  if (sell) {
+    reason.add("mapping", "SELL: row per thread (lane r of a slice holds row r)");
+    return Mapping::thread_per_row;
+  }
+  if (!Traits::is_gpu) {
+    reason.add("mapping", "host: thread_per_row (a host team is one thread; its vector lanes are partial sums)");
+    return Mapping::thread_per_row;
+  }
+  // Fewer lane-slots means fewer idle lanes per useful multiply-add; team-per-row, at its best
+  // vector length, must save a factor ExecTraits::team_slot_advantage.
+  const std::int64_t team =
+      team_lane_slots(row_ptr, s.nrows, best_vector_length<Traits>(row_ptr, s.nrows, ls.lane_width), ls.lane_width);
+  reason.add("mapping", "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
+                            std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
+                            " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
+                            percent(team > 0 ? static_cast<double>(s.nnz) / static_cast<double>(team) : 1.0) +
+                            " useful)");
+  return static_cast<double>(team) * Traits::team_slot_advantage < static_cast<double>(ls.thread_per_row)
+             ? Mapping::team_per_row
+             : Mapping::thread_per_row;
+}
+
+/// The schedule rule: static on a GPU; on a host work stealing for large matrices, else
+/// nnz-balanced for uneven rows or uneven static blocks, else static.
+template <class Traits, class Value, class Offset>
+Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, const AnalyzeOptions& o,
+                         std::int64_t concurrency, Reason& reason) {
+  if (o.schedule) {
+    reason.add("schedule", "schedule forced");
+    return *o.schedule;
+  }
+  if (Traits::is_gpu) {
+    reason.add("schedule", "GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
+                           "would serialize its rows)");
+    return Schedule::static_chunks;
+  }
+  const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
+  if (Traits::stealing_bytes_per_thread > 0 && bytes >= Traits::stealing_bytes_per_thread * concurrency) {
+    reason.add("schedule", "CSR " + std::to_string(bytes >> 20) + " MiB >= " +
+                               std::to_string(Traits::stealing_bytes_per_thread >> 20) + " MiB x " +
+                               std::to_string(concurrency) + " threads: work_stealing");
+    return Schedule::work_stealing;
+  }
+  if (s.cv > Traits::cv_balance_threshold) {
+    reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + " > " + fixed(Traits::cv_balance_threshold, 2) +
+                               ": nnz_balanced");
+    return Schedule::nnz_balanced;
+  }
+  const double imbalance = static_imbalance(row_ptr, s.nrows, concurrency);
+  if (imbalance > Traits::static_imbalance_threshold) {
+    reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + ", but a static split into " +
+                               std::to_string(concurrency) + " row blocks gives its fullest " + fixed(imbalance, 2) +
+                               "x the mean nnz > " + fixed(Traits::static_imbalance_threshold, 2) +
+                               ": nnz_balanced");
+    return Schedule::nnz_balanced;
+  }
+  reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + " <= " + fixed(Traits::cv_balance_threshold, 2) +
+                             ", static row blocks within " + fixed(Traits::static_imbalance_threshold, 2) +
+                             "x the mean nnz: static_chunks");
+  return Schedule::static_chunks;
+}
+
+/// The largest team Kokkos can launch for the functor; a caller's request beyond it is an
+/// error here, not a Kokkos::abort inside multiply().
+template <class ExecSpace, class Functor, class... Tag>
+int clamp_team(const ExecSpace& space, int team_size, int vector_length, bool caller_set) {
+  const int max_team = Kokkos::TeamPolicy<ExecSpace, Tag...>(space, 1, 1, vector_length)
+                           .team_size_max(Functor{}, Kokkos::ParallelForTag());
+  if (team_size <= max_team) return team_size;
+  if (caller_set)
+    throw InvalidArgument("team_size " + std::to_string(team_size) + " exceeds the maximum " +
+                          std::to_string(max_team) + " of " + space.name() + " at vector_length " +
+                          std::to_string(vector_length));
+  return std::max(1, max_team);
+}
+
+}  // namespace detail
+
+/// Decides a plan for A (validated host CSR with facts `f`) on the execution-space instance
+/// `space`: format, mapping, schedule and launch sizes; each decision the caller left open
+/// is taken from ExecTraits' named thresholds, each one set is honoured or rejected.
+/// @throws InvalidArgument for options out of range (sizes < 0, SELL C not in
+///         {4, 8, 16, 32, 64}, a vector length that is not a power of two or exceeds a warp,
+///         a team beyond the space's limit, keep_permuted with a CSR format or split rows).
+template <class ExecSpace, class Value, class Offset>
+PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
+                  const AnalyzeOptions& o) {
+  using Traits = ExecTraits<ExecSpace>;
+  if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 || o.rows_per_team < 0 ||
+      o.num_blocks < 0)
+    throw InvalidArgument("AnalyzeOptions: sizes must be >= 0 (0 = choose)");
+  PlanChoice c;
+  LaunchParams& p = c.launch;
+  const RowStats& s = f.stats;
+  const Offset* row_ptr = A.row_ptr.data();
+  const std::int64_t nrows = s.nrows, concurrency = space.concurrency();
+  const detail::SellParams sp = detail::sell_params<Traits, Value>(o, A.nrows);
+  SellShape shape;
+  c.format = detail::choose_format(space, A, f, o, sp, shape, c.reason);
+  const bool sell = c.format == Format::sell;
+  if (sell) check_sell_parameters(sp.C, sp.sigma);
+  const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
+  c.mapping = detail::choose_mapping<Traits>(row_ptr, f, o, sell, small_team, concurrency, c.reason);
+  c.schedule = detail::choose_schedule<Traits, Value>(row_ptr, s, o, concurrency, c.reason);
+  const bool team = c.mapping == Mapping::team_per_row;
+
+  // Launch sizes.
+  p.concurrency = static_cast<int>(concurrency);
+  const std::int64_t target = o.target_chunks > 0 ? o.target_chunks : Traits::target_chunks;
+  p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
+  p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
+  p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
+  if (Traits::is_gpu && o.vector_length == 0 && team && !sell) {
+    // The vector length whose warps waste the fewest lane-slots (a full warp under the
+    // small-matrix rule), and teams of 128 threads (4 warps) unless the caller set team_size.
+    p.vector_length = small_team && !o.mapping
+                          ? Traits::template simd_lanes<Value>()
+                          : best_vector_length<Traits>(row_ptr, nrows, f.lane_slots.lane_width);
+    if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
+  }
+  if (sell) {
+    p.slice_height = sp.C;
+    p.chunk_rows = (p.chunk_rows + sp.C - 1) / sp.C * sp.C;  // chunks of whole slices
+    if (o.vector_length == 0 && Traits::is_gpu) p.vector_length = std::min(sp.C, 32);
+  }
+  if (!detail::is_power_of_two(p.vector_length))
+    throw InvalidArgument("vector_length must be a power of two, got " + std::to_string(p.vector_length));
+  if (Traits::is_gpu && p.vector_length > 32)
+    throw InvalidArgument("vector_length must be at most 32 (a warp) on a GPU, got " +
+                          std::to_string(p.vector_length));
+  if (Traits::is_gpu && p.team_size * p.vector_length > 1024)
+    throw InvalidArgument("team_size * vector_length = " + std::to_string(p.team_size * p.vector_length) +
+                          " exceeds 1024 threads per CUDA block");
+  // SELL positions: the rows plus the pieces of split long rows, in slices of C.
+  const std::int64_t nslices = sell ? shape.nslices : 0;
+  if (sell && team) {
+    p.slices_per_team = static_cast<std::int32_t>(
+        o.rows_per_team > 0 ? std::max<std::int64_t>(1, o.rows_per_team / sp.C)
+                            : (Traits::is_gpu ? p.team_size : std::max<std::int64_t>(1, p.chunk_rows / sp.C)));
+    p.rows_per_team = p.slices_per_team * sp.C;
+    p.league_size = (nslices + p.slices_per_team - 1) / p.slices_per_team;
+    p.chunk_size = 1;
+  } else if (team) {
+    p.rows_per_team = static_cast<std::int32_t>(
+        o.rows_per_team > 0 ? o.rows_per_team
+                            : (Traits::is_gpu ? p.team_size : std::min<std::int64_t>(p.chunk_rows, INT32_MAX)));
+    p.league_size = (nrows + p.rows_per_team - 1) / p.rows_per_team;
+    p.chunk_size = std::max<std::int64_t>(1, p.chunk_rows / p.rows_per_team);
+  } else {
+    p.rows_per_team = 1;
+    p.chunk_size = p.chunk_rows;
+  }
+  p.chunk_size = std::min<std::int64_t>(p.chunk_size, INT32_MAX);
+  const std::int64_t lanes_per_team = static_cast<std::int64_t>(p.team_size) * p.vector_length;
+  p.num_blocks = o.num_blocks > 0 ? o.num_blocks
+                                  : (Traits::is_gpu && team ? std::max<std::int64_t>(1, concurrency / lanes_per_team)
+                                                            : concurrency);
+  if (sell && c.schedule == Schedule::nnz_balanced)  // blocks of whole slices
+    p.num_blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(p.num_blocks, nslices));
+  if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
+  if (team)
+    p.team_size = sell ? detail::clamp_team<ExecSpace, detail::SellSlicePerTeam<ExecSpace, Value>, detail::RowsTag>(
+                             space, p.team_size, p.vector_length, o.team_size > 0)
+                       : detail::clamp_team<ExecSpace, detail::CsrTeamPerRow<ExecSpace, Value, Offset>, detail::RowsTag>(
+                             space, p.team_size, p.vector_length, o.team_size > 0);
+  if (sell) {
+    c.keep_permuted = o.keep_permuted;
+    p.sigma = sp.sigma;
+    p.long_row_threshold = sp.long_threshold;
+    p.long_rows = shape.long_rows;
+    p.long_split = sp.long_split;
+    p.long_pieces = shape.pieces;
+    if (p.long_rows > 0 && !p.long_split) {
+      // One long row per team thread, its lanes sharing the row: warp-per-row on a GPU.
+      p.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<Value>();
+      p.long_team_size = detail::clamp_team<ExecSpace, detail::SellLongRows<ExecSpace, Value>>(
+          space, Traits::long_row_warps, p.long_vector_length, false);
+    }
+  }
+  return c;
+}
+
+}  // namespace pspmv

@@ -1,0 +1,116 @@
+#pragma once
+/// @file timing.hpp
+/// How pspmv times a plan: SampleTimer (batches of back-to-back multiplies, one fence a
+/// batch), time_multiply (the median of samples) and time_interleaved (several plans timed
+/// sample by sample in turn, so that slow and fast spells of a host fall on all of them).
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "pspmv/errors.hpp"
+#include "pspmv/plan.hpp"
+
+namespace pspmv {
+
+/// Default length of one timed sample, seconds (TuneOptions::min_sample_seconds).
+inline constexpr double default_min_sample_seconds = 5e-4;
+
+inline double median_of(std::vector<double> t) {
+  if (t.empty()) return 0;
+  std::sort(t.begin(), t.end());
+  const std::size_t n = t.size();
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
+/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000)
+/// is calibrated first: doubled, or scaled by the time missing, until one batch lasts
+/// min_sample_seconds (0: one multiply per sample).
+template <class ExecSpace, class Value, class Offset>
+struct SampleTimer {
+  using PlanT = Plan<ExecSpace, Value, Offset>;
+  const PlanT* plan = nullptr;
+  typename PlanT::vector_type x, y;
+  int batch = 1;
+
+  SampleTimer(const PlanT& p, double min_sample_seconds)
+      : plan(&p),
+        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.ncols()),
+        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()) {
+    Kokkos::deep_copy(x, Value(1));
+    p.multiply(Value(1), x, Value(0), y);  // warm-up
+    ExecSpace().fence();
+    constexpr int max_batch = 100000;
+    for (double took = timed_batch(); took < min_sample_seconds && batch < max_batch; took = timed_batch()) {
+      const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
+      batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
+    }
+  }
+  /// Seconds of one batch of back-to-back multiplies with one fence at its end.
+  double timed_batch() const {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int b = 0; b < batch; ++b) plan->multiply(Value(1), x, Value(0), y);
+    ExecSpace().fence();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  /// One sample: seconds per multiply.
+  double sample() const { return timed_batch() / batch; }
+};
+
+/// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
+/// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
+/// the batch size (see SampleTimer).
+template <class ExecSpace, class Value, class Offset>
+double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
+  const SampleTimer<ExecSpace, Value, Offset> timer(plan, min_sample_seconds);
+  std::vector<double> t;
+  for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timer.sample());
+  return median_of(t);
+}
+
+/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each,
+/// interleaved sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each
+/// plan's median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
+/// and y, a warm-up and its batch size once, before the first round (a sample is a batch
+/// calibrated to last about min_sample_seconds; default 0.5 ms, where time_multiply's is one
+/// call). Memory: every plan's x (ncols) and y
+/// (nrows) are held at once, plans.size() x (nrows + ncols) values in ExecSpace's memory.
+/// Interleaving by sample, not by round, is meant to make the comparison fair on a host with
+/// slow and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
+/// its first two or three rounds of 7 samples than afterwards, alike for six instances of it
+/// (perf/results/2026-12-01-cpu2-r8/; timed round by round, the method before eb1441e). A spell
+/// that begins within a round then falls on every plan alike, not on the plans timed after it.
+/// No run has measured how much this narrows the spread. Each sample now follows another
+/// plan's batch (its first multiply finds that plan's data in the caches; a multiply longer
+/// than min_sample_seconds is a one-call batch), so confirmed and final times are not the
+/// sweep's back-to-back times, nor those of results and profiles measured before eb1441e.
+/// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
+template <class ExecSpace, class Value, class Offset>
+std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
+                                     int rounds, double min_sample_seconds = default_min_sample_seconds) {
+  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
+    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
+                          std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
+                          std::to_string(min_sample_seconds));
+  std::vector<SampleTimer<ExecSpace, Value, Offset>> timers;
+  timers.reserve(plans.size());
+  for (const auto* p : plans) timers.emplace_back(*p, min_sample_seconds);
+  std::vector<std::vector<double>> round_medians(plans.size());
+  std::vector<std::vector<double>> samples(plans.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& v : samples) v.clear();
+    for (int k = 0; k < reps; ++k)
+      for (std::size_t i = 0; i < timers.size(); ++i) samples[i].push_back(timers[i].sample());
+    for (std::size_t i = 0; i < timers.size(); ++i) round_medians[i].push_back(median_of(samples[i]));
+  }
+  std::vector<double> out;
+  for (auto& v : round_medians) out.push_back(median_of(v));
+  return out;
+}
+
+}  // namespace pspmv
