@@ -1,6 +1,7 @@
 #pragma once
-// Shared helpers of the test suite: the sequential double-precision reference, the
-// row-length-scaled comparison, and the list of execution spaces this build enables.
+// Shared helpers of the test suite: the check against the long-double reference that the
+// tool shares (perf/harness/reference.hpp), the list of execution spaces x value x offset
+// types this build enables, matrices given row by row, and the shared matrices' manifest.
 
 #include <gtest/gtest.h>
 
@@ -8,11 +9,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "harness/reference.hpp"
 #include "pspmv/pspmv.hpp"
 
 namespace pspmv_test {
@@ -51,54 +55,73 @@ inline std::vector<ManifestRow> read_manifest(const std::string& dir) {
   return out;
 }
 
-/// Sequential reference in long double: y = alpha A x + beta y0, and per row the scale
-/// |alpha| sum |a_ij x_j| + |beta y0_i| that bounds the rounding error.
-template <class Value, class Offset>
-void reference_spmv(const pspmv::HostCsr<Value, Offset>& A, double alpha, const std::vector<double>& x,
-                    double beta, const std::vector<double>& y0, std::vector<double>& y,
-                    std::vector<double>& scale) {
-  y.assign(A.nrows, 0.0);
-  scale.assign(A.nrows, 0.0);
-  for (std::int32_t i = 0; i < A.nrows; ++i) {
-    long double s = 0, a = 0;
-    for (Offset k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) {
-      const long double t = static_cast<long double>(A.values(k)) * x[A.col_idx(k)];
-      s += t;
-      a += std::fabs(t);
-    }
-    const long double yb = beta == 0.0 ? 0.0L : static_cast<long double>(beta) * y0[i];
-    y[i] = static_cast<double>(alpha * s + yb);
-    scale[i] = static_cast<double>(std::fabs(alpha) * a + std::fabs(yb));
-  }
-}
-
-/// Checks y against the reference with a tolerance scaled by row length:
-/// |y_i - ref_i| <= 4 eps(Value) (len_i + 2) scale_i. On failure reports the first bad
-/// row, the value got, the value wanted and the row's length.
+/// Checks y against the long-double reference (pspmv::reference::compare: a tolerance of
+/// 4 eps(Value) (len_i + 2) scale_i). On failure reports the first bad row, the value got,
+/// the value wanted and the row's length.
 template <class Value, class Offset>
 ::testing::AssertionResult matches_reference(const pspmv::HostCsr<Value, Offset>& A,
                                              const std::vector<double>& got,
-                                             const std::vector<double>& want,
-                                             const std::vector<double>& scale) {
-  if (got.size() != want.size())
-    return ::testing::AssertionFailure() << "length " << got.size() << " != " << want.size();
-  const double eps = std::numeric_limits<Value>::epsilon();
-  std::int64_t bad = 0, first = -1;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const double len = static_cast<double>(A.row_ptr(i + 1) - A.row_ptr(i));
-    const double tol = 4.0 * eps * (len + 2.0) * scale[i] + std::numeric_limits<Value>::min();
-    const bool ok = std::isfinite(want[i]) ? std::fabs(got[i] - want[i]) <= tol
-                                           : (std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i]);
-    if (!ok) {
-      if (first < 0) first = static_cast<std::int64_t>(i);
-      ++bad;
-    }
-  }
-  if (bad == 0) return ::testing::AssertionSuccess();
-  const std::size_t i = static_cast<std::size_t>(first);
+                                             const pspmv::reference::Result& ref) {
+  if (got.size() != ref.y.size())
+    return ::testing::AssertionFailure() << "length " << got.size() << " != " << ref.y.size();
+  const auto m = pspmv::reference::compare(A, got, ref);
+  if (m.count == 0) return ::testing::AssertionSuccess();
+  const std::size_t i = static_cast<std::size_t>(m.first);
   return ::testing::AssertionFailure()
-         << bad << " of " << got.size() << " rows wrong; first bad row " << i << ": got " << got[i]
-         << ", wanted " << want[i] << ", row length " << (A.row_ptr(i + 1) - A.row_ptr(i));
+         << m.count << " of " << got.size() << " rows wrong; first bad row " << i << ": got " << got[i]
+         << ", wanted " << ref.y[i] << ", row length " << (A.row_ptr(i + 1) - A.row_ptr(i));
+}
+
+/// Runs y = alpha A x + beta y0 on a plan made by analyze(A, opt) and checks it against the
+/// reference; y0 is NaN and +-Inf when beta == 0 (BLAS semantics: y must be overwritten,
+/// never read). `what` names the case in a failure.
+template <class Exec, class Value, class Offset>
+void check_multiply(const pspmv::HostCsr<Value, Offset>& A, const pspmv::AnalyzeOptions& opt, double alpha,
+                    double beta, const std::string& what, std::uint64_t seed = 7) {
+  using PlanT = pspmv::Plan<Exec, Value, Offset>;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> x(A.ncols), y0(A.nrows);
+  for (auto& v : x) v = static_cast<double>(static_cast<Value>(dist(rng)));
+  // beta == 0: y starts as NaN and +-Inf, which must not survive (BLAS semantics).
+  for (std::size_t i = 0; i < y0.size(); ++i)
+    y0[i] = beta == 0.0 ? (i % 3 == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                      : (i % 3 == 1 ? 1.0 : -1.0) * std::numeric_limits<double>::infinity())
+                        : static_cast<double>(static_cast<Value>(dist(rng)));
+  PlanT plan = pspmv::analyze<Exec>(A, opt);
+  typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
+  auto hx = Kokkos::create_mirror_view(dx);
+  auto hy = Kokkos::create_mirror_view(dy);
+  for (std::size_t j = 0; j < x.size(); ++j) hx(j) = static_cast<Value>(x[j]);
+  for (std::size_t i = 0; i < y0.size(); ++i) hy(i) = static_cast<Value>(y0[i]);
+  Kokkos::deep_copy(dx, hx);
+  Kokkos::deep_copy(dy, hy);
+  plan.multiply(static_cast<Value>(alpha), dx, static_cast<Value>(beta), dy);
+  Kokkos::fence();
+  Kokkos::deep_copy(hy, dy);
+  std::vector<double> got(A.nrows);
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
+  const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
+  EXPECT_TRUE(matches_reference(A, got, ref))
+      << what << " [" << plan.describe() << "] alpha=" << alpha << " beta=" << beta;
+}
+
+/// A matrix given row by row: cols_of(i) lists row i's (sorted) columns; values from
+/// pspmv::generated_value.
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> from_rows(std::int32_t nrows, std::int32_t ncols,
+                                        const std::function<std::vector<std::int32_t>(std::int32_t)>& cols_of) {
+  std::vector<Offset> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<Value> v;
+  for (std::int32_t i = 0; i < nrows; ++i) {
+    for (std::int32_t c : cols_of(i)) {
+      ci.push_back(c);
+      v.push_back(static_cast<Value>(pspmv::generated_value(i, c) - 1.3));
+    }
+    rp.push_back(static_cast<Offset>(ci.size()));
+  }
+  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
 }
 
 /// A test configuration: execution space, value type, offset type.
@@ -107,6 +130,46 @@ struct Config {
   using exec = ExecSpace;
   using value = Value;
   using offset = Offset;
+};
+
+/// Every enabled execution space, each with both value and offset widths (typed tests).
+using Configs = ::testing::Types<
+#if defined(KOKKOS_ENABLE_CUDA)
+    Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
+    Config<Kokkos::Cuda, double, std::int32_t>, Config<Kokkos::Cuda, float, std::int64_t>,
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
+    Config<Kokkos::OpenMP, double, std::int32_t>, Config<Kokkos::OpenMP, float, std::int64_t>,
+#endif
+    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
+
+/// Typed-test names: Space_f64_i32 and so on.
+class ConfigNames {
+ public:
+  template <class Cfg>
+  static std::string GetName(int) {
+    std::string s = Cfg::exec::name();
+    s += sizeof(typename Cfg::value) == 4 ? "_f32" : "_f64";
+    s += sizeof(typename Cfg::offset) == 4 ? "_i32" : "_i64";
+    return s;
+  }
+};
+
+/// The fixture of the typed suites: the configuration's types.
+template <class Cfg>
+class ConfigTest : public ::testing::Test {
+ public:
+  using Exec = typename Cfg::exec;
+  using Value = typename Cfg::value;
+  using Offset = typename Cfg::offset;
+  using Host = pspmv::HostCsr<Value, Offset>;
+  using PlanT = pspmv::Plan<Exec, Value, Offset>;
+
+  static void check(const Host& A, const pspmv::AnalyzeOptions& opt, double alpha, double beta,
+                    const std::string& what, std::uint64_t seed = 7) {
+    check_multiply<Exec>(A, opt, alpha, beta, what, seed);
+  }
 };
 
 }  // namespace pspmv_test

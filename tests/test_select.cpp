@@ -1,0 +1,175 @@
+// The model's choices for each execution space (format, mapping, schedule, launch sizes)
+// and the reasons it gives: the defaults by row statistics, the memory limit of SELL, the
+// rules that follow the size of the space, and the options a caller forces or gets refused.
+#include "test_util.hpp"
+
+using namespace pspmv_test;
+
+namespace {
+
+template <class Cfg>
+class SelectTest : public ConfigTest<Cfg> {};
+
+TYPED_TEST_SUITE(SelectTest, Configs, ConfigNames);
+
+}  // namespace
+
+TYPED_TEST(SelectTest, PlanRecordsItsChoices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  auto A = pspmv::generate_skewed<V, O>(2048);
+  auto plan = pspmv::analyze<Exec>(A);
+  EXPECT_GT(plan.analyze_seconds(), 0.0);
+  EXPECT_EQ(plan.row_stats().nnz, 16 * 2048);
+  EXPECT_EQ(plan.row_stats().max_len, 419);
+  EXPECT_FALSE(plan.reason().empty());
+  // Skewed rows (cv ~ 4.5) get the nnz-balanced schedule by default on the host; a GPU
+  // schedules its blocks itself.
+  EXPECT_EQ(plan.schedule(), pspmv::ExecTraits<Exec>::is_gpu ? pspmv::Schedule::static_chunks
+                                                              : pspmv::Schedule::nnz_balanced)
+      << plan.reason();
+  // On a GPU sorted SELL-32 pads the skewed matrix by 1.00: it is chosen; on the host, CSR.
+  EXPECT_EQ(plan.format(), pspmv::ExecTraits<Exec>::prefer_sell ? pspmv::Format::sell : pspmv::Format::csr)
+      << plan.reason();
+  EXPECT_LE(static_cast<double>(plan.bytes()), 1.1 * static_cast<double>(plan.csr_bytes()) + 4096);
+  EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row) << plan.reason();
+  auto E = pspmv::generate_even<V, O>(2048);
+  auto pe = pspmv::analyze<Exec>(E);
+  EXPECT_EQ(pe.schedule(), pspmv::Schedule::static_chunks) << pe.reason();
+  EXPECT_EQ(pe.mapping(), pspmv::Mapping::thread_per_row) << pe.reason();
+  // Forced options are honoured.
+  pspmv::AnalyzeOptions opt;
+  opt.mapping = pspmv::Mapping::team_per_row;
+  opt.schedule = pspmv::Schedule::dynamic_chunks;
+  opt.chunk_size = 64;
+  auto pf = pspmv::analyze<Exec>(E, opt);
+  EXPECT_EQ(pf.mapping(), pspmv::Mapping::team_per_row);
+  EXPECT_EQ(pf.schedule(), pspmv::Schedule::dynamic_chunks);
+  EXPECT_EQ(pf.launch().chunk_rows, 64);
+  // A matrix whose SELL form would exceed the memory limit keeps CSR when the format is
+  // left to the analyzer: one very long row per window pads a whole slice.
+  auto R = from_rows<V, O>(4096, 4096, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < (i % 1024 == 0 ? 2000 : 2); ++k) c.push_back(k);
+    return c;
+  });
+  // Without the long-row split the 2000-entry rows pad their slices: CSR is kept.
+  pspmv::AnalyzeOptions limit;
+  limit.sell_memory_limit = 1.1;
+  limit.sell_long_row = -1;
+  auto pr = pspmv::analyze<Exec>(R, limit);
+  if (pspmv::ExecTraits<Exec>::prefer_sell) EXPECT_NE(pr.reason().find("keeping CSR"), std::string::npos) << pr.reason();
+  EXPECT_EQ(pr.format(), pspmv::Format::csr) << pr.reason();
+  // With the default long-row handling (a GPU: rows beyond 64 entries leave the slices, cut
+  // into pieces) most of the padding goes, and whether SELL then fits depends on the value and
+  // offset widths: whatever the format, the plan keeps within the limit, and the reason gives
+  // the ratio that decided.
+  // Irregular rows (thread-per-row CSR would idle most lanes) may take SELL up to
+  // ExecTraits::sell_memory_limit_irregular (1.25 on a GPU) unless the caller set a limit.
+  auto ps = pspmv::analyze<Exec>(R);
+  EXPECT_LE(static_cast<double>(ps.bytes()),
+            std::max(1.1, pspmv::ExecTraits<Exec>::sell_memory_limit_irregular) * static_cast<double>(ps.csr_bytes()) + 4096)
+      << ps.reason();
+  if (pspmv::ExecTraits<Exec>::prefer_sell)
+    EXPECT_NE(ps.reason().find("x the CSR bytes"), std::string::npos) << ps.reason();
+  opt.vector_length = 3;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.vector_length = 1;
+  opt.team_size = 100000;  // beyond any backend's team: an exception, never a Kokkos::abort
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.team_size = 0;
+  opt.vector_length = 0;
+  opt.format = pspmv::Format::sell;
+  opt.slice_height = 12;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+  opt.slice_height = 8;
+  opt.sigma = -1;
+  EXPECT_THROW(pspmv::analyze<Exec>(E, opt), pspmv::InvalidArgument);
+}
+
+// The model's rules that depend on the size of the space (ExecTraits): a GPU takes a warp per
+// row for small matrices with rows of 32-256 entries; a host steals work from
+// stealing_bytes_per_thread CSR bytes per thread on.
+TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using Traits = pspmv::ExecTraits<Exec>;
+  const std::int64_t threads = Exec().concurrency();
+  // 1000 rows of 5 entries and every 10th row 100: small on any GPU (1000 x 32 lanes).
+  auto S = from_rows<V, O>(1000, 1000, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < (i % 10 == 0 ? 100 : 5); ++k) c.push_back((i + 7 * k) % 1000);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  auto ps = pspmv::analyze<Exec>(S);
+  if (Traits::is_gpu) {
+    EXPECT_EQ(ps.format(), pspmv::Format::csr) << ps.reason();
+    EXPECT_EQ(ps.mapping(), pspmv::Mapping::team_per_row) << ps.reason();
+    EXPECT_EQ(ps.launch().vector_length, 32) << ps.reason();
+    EXPECT_NE(ps.reason().find("small matrix"), std::string::npos) << ps.reason();
+  } else {
+    EXPECT_EQ(ps.mapping(), pspmv::Mapping::thread_per_row) << ps.reason();
+    EXPECT_NE(ps.schedule(), pspmv::Schedule::work_stealing) << ps.reason();
+  }
+  // Rows of 2 entries, then of 6: cv 0.5, yet a static split gives the second half 1.5x the
+  // mean nnz: nnz_balanced on a host of 2 threads or more (one thread: nothing to balance).
+  if (!Traits::is_gpu) {
+    auto halves = from_rows<V, O>(4000, 4000, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      for (std::int32_t k = 0; k < (i < 2000 ? 2 : 6); ++k) c.push_back((i + 13 * k) % 4000);
+      std::sort(c.begin(), c.end());
+      return c;
+    });
+    auto ph = pspmv::analyze<Exec>(halves);
+    if (threads >= 2) {
+      EXPECT_EQ(ph.schedule(), pspmv::Schedule::nnz_balanced) << ph.reason();
+      EXPECT_NE(ph.reason().find("row blocks gives its fullest"), std::string::npos) << ph.reason();
+    } else {
+      EXPECT_EQ(ph.schedule(), pspmv::Schedule::static_chunks) << ph.reason();
+    }
+    std::vector<std::int64_t> rp{0, 2, 4, 10, 16};
+    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 2), 12.0 / 8.0);
+    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 1), 1.0);
+  }
+  // A caller's mapping is kept.
+  pspmv::AnalyzeOptions thread;
+  thread.mapping = pspmv::Mapping::thread_per_row;
+  EXPECT_EQ(pspmv::analyze<Exec>(S, thread).mapping(), pspmv::Mapping::thread_per_row);
+  if (!Traits::is_gpu) {
+    // The smallest diagonal whose CSR bytes reach stealing_bytes_per_thread per thread, and
+    // one row fewer.
+    const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + sizeof(V);
+    const std::int64_t target = Traits::stealing_bytes_per_thread * threads;
+    const auto n = static_cast<std::int32_t>((target - static_cast<std::int64_t>(sizeof(O)) + per_row - 1) / per_row);
+    auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
+    auto big = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
+    EXPECT_EQ(big.csr_bytes(), static_cast<std::size_t>((n + 1) * sizeof(O) + n * (sizeof(std::int32_t) + sizeof(V))));
+    EXPECT_GE(static_cast<std::int64_t>(big.csr_bytes()), target);
+    EXPECT_EQ(big.schedule(), pspmv::Schedule::work_stealing) << big.reason();
+    EXPECT_NE(big.reason().find("work_stealing"), std::string::npos) << big.reason();
+    auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
+    EXPECT_LT(static_cast<std::int64_t>(below.csr_bytes()), target);
+    EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
+    // Scattered columns: SELL from the same size on (its padding stays near 1 for random rows),
+    // CSR below it, and CSR for a banded matrix of the same size.
+    const auto rows = static_cast<std::int32_t>(target / (16 * (sizeof(std::int32_t) + sizeof(V))) + 1);
+    auto R = pspmv::generate_random<V, O>(rows, rows, 16.0, 5);
+    auto pr = pspmv::analyze<Exec>(R);
+    ASSERT_GE(static_cast<std::int64_t>(pr.csr_bytes()), target);
+    EXPECT_EQ(pr.format(), pspmv::Format::sell) << pr.reason();
+    EXPECT_NE(pr.reason().find("scattered columns"), std::string::npos) << pr.reason();
+    EXPECT_EQ(pr.schedule(), pspmv::Schedule::work_stealing) << pr.reason();
+    auto small = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(rows / 4, rows / 4, 16.0, 5));
+    EXPECT_EQ(small.format(), pspmv::Format::csr) << small.reason();
+    auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));
+    EXPECT_EQ(band.format(), pspmv::Format::csr) << band.reason();
+  } else {
+    auto R = pspmv::generate_random<V, O>(100000, 100000, 16.0, 5);
+    EXPECT_EQ(pspmv::analyze<Exec>(R).reason().find("scattered"), std::string::npos);
+  }
+}
+
