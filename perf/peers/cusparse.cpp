@@ -11,14 +11,6 @@
 
 namespace pspmv_peers {
 
-bool cusparse_available() {
-#if defined(PSPMV_HAVE_CUSPARSE)
-  return true;
-#else
-  return false;
-#endif
-}
-
 #if defined(PSPMV_HAVE_CUSPARSE)
 namespace {
 
@@ -52,11 +44,12 @@ struct State {
   }
 };
 
+/// The variant `name` of st's matrix: vectors, buffer, preprocess; setup timed from t0.
 template <class Value>
-PeerRun make_run(const std::string& name, std::shared_ptr<State> st, cusparseSpMVAlg_t alg, bool preprocess,
-                 const Kokkos::View<const Value*, Kokkos::CudaSpace>& x, const Kokkos::View<Value*, Kokkos::CudaSpace>& y,
-                 std::int64_t nrows, std::int64_t ncols, double setup_start_s,
-                 std::chrono::steady_clock::time_point t0) {
+Peer make_peer(const std::string& name, const std::string& note, std::shared_ptr<State> st, cusparseSpMVAlg_t alg,
+               bool preprocess, const Kokkos::View<const Value*, Kokkos::CudaSpace>& x,
+               const Kokkos::View<Value*, Kokkos::CudaSpace>& y, std::int64_t nrows, std::int64_t ncols,
+               std::chrono::steady_clock::time_point t0) {
   const cudaDataType vt = value_type<Value>();
   check(cusparseCreateDnVec(&st->vx, ncols, const_cast<Value*>(x.data()), vt), "cusparseCreateDnVec(x)");
   check(cusparseCreateDnVec(&st->vy, nrows, y.data(), vt), "cusparseCreateDnVec(y)");
@@ -71,9 +64,12 @@ PeerRun make_run(const std::string& name, std::shared_ptr<State> st, cusparseSpM
                                   vt, alg, st->buffer),
           "cusparseSpMV_preprocess");
   check(cudaDeviceSynchronize(), "setup");
-  PeerRun r;
+  Peer r;
+  r.impl = "cusparse";
   r.variant = name;
-  r.setup_s = setup_start_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.unplanned = name == "CSR_ALG1" ? "" : "CSR_ALG1";
+  r.note = note;
+  r.setup_seconds = seconds_since(t0);
   r.run = [st, alg, vt]() {
     const Value one_ = 1, zero_ = 0;
     check(cusparseSpMV(st->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, st->mat, st->vx, &zero_, st->vy, vt, alg,
@@ -86,11 +82,11 @@ PeerRun make_run(const std::string& name, std::shared_ptr<State> st, cusparseSpM
 }  // namespace
 
 template <class Value, class Offset>
-std::vector<PeerRun> cusparse_spmv(const pspmv::HostCsr<Value, Offset>& A,
-                                   const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
-                                   const Kokkos::View<const Value*, Kokkos::CudaSpace>& x,
-                                   const Kokkos::View<Value*, Kokkos::CudaSpace>& y) {
-  std::vector<PeerRun> out;
+std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>& A,
+                                 const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
+                                 const Kokkos::View<const Value*, Kokkos::CudaSpace>& x,
+                                 const Kokkos::View<Value*, Kokkos::CudaSpace>& y) {
+  std::vector<Peer> out;
   const cudaDataType vt = value_type<Value>();
   const cusparseIndexType_t ot = sizeof(Offset) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
   const cudaStream_t stream = Kokkos::Cuda().cuda_stream();
@@ -103,19 +99,18 @@ std::vector<PeerRun> cusparse_spmv(const pspmv::HostCsr<Value, Offset>& A,
     check(cusparseCreateCsr(&st->mat, A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()), dA.row_ptr.data(),
                             dA.col_idx.data(), dA.values.data(), ot, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
           "cusparseCreateCsr");
-    out.push_back(make_run<Value>(name, st, alg, pre, x, y, A.nrows, A.ncols, 0.0, t0));
-    out.back().note = sizeof(Offset) == 4 ? "32-bit row offsets" : "64-bit row offsets";
+    out.push_back(make_peer<Value>(name, sizeof(Offset) == 4 ? "32-bit row offsets" : "64-bit row offsets", st, alg,
+                                   pre, x, y, A.nrows, A.ncols, t0));
   }
   // SELL ALG1: cuSPARSE's sliced ELL, slice 32, rows unsorted, padding column -1, 32-bit offsets.
   {
     const auto t0 = std::chrono::steady_clock::now();
     const auto shape = pspmv::sell_shape(A.row_ptr.data(), A.nrows, 32, 1);
     if (shape.stored > INT32_MAX) {
-      PeerRun r;
-      r.variant = "SELL_ALG1";
-      r.note = "cannot store: " + std::to_string(shape.stored) + " padded entries (padding " +
-               std::to_string(shape.padding).substr(0, 5) + ") exceed cuSPARSE's 32-bit slice offsets";
-      out.push_back(r);
+      out.push_back(cannot_run("cusparse", "SELL_ALG1",
+                               "cannot store: " + std::to_string(shape.stored) + " padded entries (padding " +
+                                   std::to_string(shape.padding).substr(0, 5) +
+                                   ") exceed cuSPARSE's 32-bit slice offsets"));
     } else {
       const auto S = pspmv::csr_to_sell(A, 32, 1);
       auto st = std::make_shared<State>();
@@ -140,21 +135,29 @@ std::vector<PeerRun> cusparse_spmv(const pspmv::HostCsr<Value, Offset>& A,
                                     st->sell_offsets.data(), st->sell_cols.data(), st->sell_values.data(),
                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
             "cusparseCreateSlicedEll");
-      out.push_back(make_run<Value>("SELL_ALG1", st, CUSPARSE_SPMV_SELL_ALG1, false, x, y, A.nrows, A.ncols, 0.0, t0));
-      out.back().note = "slice 32, unsorted, padding " + std::to_string(shape.padding).substr(0, 5);
+      out.push_back(make_peer<Value>("SELL_ALG1", "slice 32, unsorted, padding " + std::to_string(shape.padding).substr(0, 5),
+                                     st, CUSPARSE_SPMV_SELL_ALG1, false, x, y, A.nrows, A.ncols, t0));
     }
   }
   return out;
 }
 
-#define PSPMV_CUSPARSE_INST(V, O)                                                                                \
-  template std::vector<PeerRun> cusparse_spmv<V, O>(                                                             \
-      const pspmv::HostCsr<V, O>&, const pspmv::CsrMatrix<V, O, std::int32_t, Kokkos::CudaSpace>&,              \
+#elif defined(KOKKOS_ENABLE_CUDA)
+template <class Value, class Offset>
+std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>&,
+                                 const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>&,
+                                 const Kokkos::View<const Value*, Kokkos::CudaSpace>&,
+                                 const Kokkos::View<Value*, Kokkos::CudaSpace>&) {
+  return {cannot_run("cusparse", "CSR_ALG1", "absent: cuSPARSE was not found at configure time")};
+}
+#endif
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#define PSPMV_CUSPARSE_INST(V, O)                                                                   \
+  template std::vector<Peer> cusparse_peers<V, O>(                                                  \
+      const pspmv::HostCsr<V, O>&, const pspmv::CsrMatrix<V, O, std::int32_t, Kokkos::CudaSpace>&, \
       const Kokkos::View<const V*, Kokkos::CudaSpace>&, const Kokkos::View<V*, Kokkos::CudaSpace>&);
-PSPMV_CUSPARSE_INST(float, std::int32_t)
-PSPMV_CUSPARSE_INST(float, std::int64_t)
-PSPMV_CUSPARSE_INST(double, std::int32_t)
-PSPMV_CUSPARSE_INST(double, std::int64_t)
+PSPMV_PEER_TYPES(PSPMV_CUSPARSE_INST)
 #endif
 
 }  // namespace pspmv_peers

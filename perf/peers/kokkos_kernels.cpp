@@ -18,38 +18,36 @@ bool kokkos_kernels_available() {
 }
 
 template <class Exec, class Value, class Offset>
-std::function<void()> kokkos_kernels_spmv(
-    const pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>& A,
-    const Kokkos::View<const Value*, typename Exec::memory_space>& x,
-    const Kokkos::View<Value*, typename Exec::memory_space>& y, double& setup_seconds) {
+Peer kokkos_kernels_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>& A,
+                         const Kokkos::View<const Value*, typename Exec::memory_space>& x,
+                         const Kokkos::View<Value*, typename Exec::memory_space>& y) {
 #ifdef PSPMV_HAVE_KOKKOSKERNELS
+  Peer p;
+  p.impl = "kokkos-kernels";
+  p.variant = "KokkosSparse::spmv";
+  p.note = "native kernels, TPLs off";
   const auto t0 = std::chrono::steady_clock::now();
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using Matrix = KokkosSparse::CrsMatrix<Value, std::int32_t, Device, void, Offset>;
   Matrix M("pspmv::kokkos_kernels_peer", A.nrows, A.ncols, A.nnz(), A.values, A.row_ptr, A.col_idx);
-  setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return [M, x, y]() { KokkosSparse::spmv("N", Value(1), M, x, Value(0), y); };
+  p.setup_seconds = seconds_since(t0);
+  p.run = [M, x, y] { KokkosSparse::spmv("N", Value(1), M, x, Value(0), y); };
+  return p;
 #else
   (void)A, (void)x, (void)y;
-  setup_seconds = 0;
-  return {};
+  return cannot_run("kokkos-kernels", "KokkosSparse::spmv", "absent: Kokkos Kernels was not built");
 #endif
 }
 
-#define PSPMV_KK_INST(EXEC, V, O)                                                                 \
-  template std::function<void()> kokkos_kernels_spmv<EXEC, V, O>(                                 \
-      const pspmv::CsrMatrix<V, O, std::int32_t, EXEC::memory_space>&,                            \
-      const Kokkos::View<const V*, EXEC::memory_space>&, const Kokkos::View<V*, EXEC::memory_space>&, \
-      double&);
-#define PSPMV_KK_INST_SPACE(EXEC)             \
-  PSPMV_KK_INST(EXEC, float, std::int32_t)    \
-  PSPMV_KK_INST(EXEC, float, std::int64_t)    \
-  PSPMV_KK_INST(EXEC, double, std::int32_t)   \
-  PSPMV_KK_INST(EXEC, double, std::int64_t)
-
-PSPMV_KK_INST_SPACE(Kokkos::DefaultHostExecutionSpace)
+#define PSPMV_KK_INST(EXEC, V, O)                                                                      \
+  template Peer kokkos_kernels_peer<EXEC, V, O>(const pspmv::CsrMatrix<V, O, std::int32_t, EXEC::memory_space>&, \
+                                                const Kokkos::View<const V*, EXEC::memory_space>&,       \
+                                                const Kokkos::View<V*, EXEC::memory_space>&);
+#define PSPMV_KK_HOST(V, O) PSPMV_KK_INST(Kokkos::DefaultHostExecutionSpace, V, O)
+PSPMV_PEER_TYPES(PSPMV_KK_HOST)
 #if defined(KOKKOS_ENABLE_CUDA)
-PSPMV_KK_INST_SPACE(Kokkos::Cuda)
+#define PSPMV_KK_CUDA(V, O) PSPMV_KK_INST(Kokkos::Cuda, V, O)
+PSPMV_PEER_TYPES(PSPMV_KK_CUDA)
 #endif
 
 }  // namespace pspmv_peers

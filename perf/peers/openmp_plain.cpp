@@ -1,115 +1,65 @@
 #include "peers/openmp_plain.hpp"
 
-#include <chrono>
-#include <memory>
-#include <vector>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include <algorithm>
 
 namespace pspmv_peers {
 
-std::string to_string(OmpSchedule s) {
-  switch (s) {
-    case OmpSchedule::static_blocks: return "omp_static";
-    case OmpSchedule::static_chunks: return "omp_static_chunk";
-    case OmpSchedule::dynamic_chunks: return "omp_dynamic_chunk";
-  }
-  return "?";
-}
+namespace {
+
+enum class OmpSchedule { static_blocks, static_chunks, dynamic_chunks };
 
 template <class Value, class Offset>
-static inline void row(std::int32_t i, const Offset* rp, const std::int32_t* ci, const Value* v, const Value* x,
-                       Value* y) {
+inline void row(std::int32_t i, const HostCsrView<Value, Offset>& A, const Value* x, Value* y) {
   Value s = 0;
-  for (Offset k = rp[i]; k < rp[i + 1]; ++k) s += v[k] * x[ci[k]];
+  for (Offset k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * x[A.col_idx[k]];
   y[i] = s;
 }
 
+/// y = A x (beta = 0) over host arrays.
 template <class Value, class Offset>
-void openmp_csr_spmv(std::int32_t nrows, const Offset* rp, const std::int32_t* ci, const Value* v,
-                     const Value* x, Value* y, OmpSchedule schedule, std::int64_t chunk) {
-  const int c = static_cast<int>(chunk < 1 ? 1 : chunk);
+void csr_spmv(const HostCsrView<Value, Offset>& A, const Value* x, Value* y, OmpSchedule schedule, int chunk) {
   switch (schedule) {
     case OmpSchedule::static_blocks:
 #pragma omp parallel for schedule(static)
-      for (std::int32_t i = 0; i < nrows; ++i) row(i, rp, ci, v, x, y);
+      for (std::int32_t i = 0; i < A.nrows; ++i) row(i, A, x, y);
       break;
     case OmpSchedule::static_chunks:
-#pragma omp parallel for schedule(static, c)
-      for (std::int32_t i = 0; i < nrows; ++i) row(i, rp, ci, v, x, y);
+#pragma omp parallel for schedule(static, chunk)
+      for (std::int32_t i = 0; i < A.nrows; ++i) row(i, A, x, y);
       break;
     case OmpSchedule::dynamic_chunks:
-#pragma omp parallel for schedule(dynamic, c)
-      for (std::int32_t i = 0; i < nrows; ++i) row(i, rp, ci, v, x, y);
+#pragma omp parallel for schedule(dynamic, chunk)
+      for (std::int32_t i = 0; i < A.nrows; ++i) row(i, A, x, y);
       break;
   }
 }
 
-template void openmp_csr_spmv<float, std::int32_t>(std::int32_t, const std::int32_t*, const std::int32_t*,
-                                                   const float*, const float*, float*, OmpSchedule, std::int64_t);
-template void openmp_csr_spmv<float, std::int64_t>(std::int32_t, const std::int64_t*, const std::int32_t*,
-                                                   const float*, const float*, float*, OmpSchedule, std::int64_t);
-template void openmp_csr_spmv<double, std::int32_t>(std::int32_t, const std::int32_t*, const std::int32_t*,
-                                                    const double*, const double*, double*, OmpSchedule, std::int64_t);
-template void openmp_csr_spmv<double, std::int64_t>(std::int32_t, const std::int64_t*, const std::int32_t*,
-                                                    const double*, const double*, double*, OmpSchedule, std::int64_t);
+}  // namespace
 
-bool openmp_available() {
+template <class Value, class Offset>
+std::vector<Peer> openmp_plain_peers(const HostCsrView<Value, Offset>& A, const Value* x, Value* y) {
 #ifdef _OPENMP
-  return true;
+  const int chunk = static_cast<int>(std::max<std::int64_t>(1, (std::int64_t{A.nrows} + 1999) / 2000));
+  std::vector<Peer> out;
+  for (const auto& [s, name] : {std::pair{OmpSchedule::static_blocks, "omp_static"},
+                                std::pair{OmpSchedule::static_chunks, "omp_static_chunk"},
+                                std::pair{OmpSchedule::dynamic_chunks, "omp_dynamic_chunk"}}) {
+    Peer p;
+    p.impl = "openmp-plain";
+    p.variant = name;
+    p.note = s == OmpSchedule::static_blocks ? "pragma omp for schedule(static)" : "chunk_rows=" + std::to_string(chunk);
+    p.run = [A, x, y, s = s, chunk] { csr_spmv(A, x, y, s, chunk); };
+    out.push_back(std::move(p));
+  }
+  return out;
 #else
-  return false;
+  (void)A, (void)x, (void)y;
+  return {cannot_run("openmp-plain", "omp_static", "absent: this build has no OpenMP")};
 #endif
 }
 
-int openmp_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-double openmp_stream_read_seconds(std::size_t bytes, int reps) {
-  const std::size_t n = bytes / sizeof(double);
-  std::unique_ptr<double[]> buf(new double[n > 0 ? n : 1]);
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) buf[i] = 1.0 + static_cast<double>(i & 7);  // first touch by the reader
-  double best = 1e300;
-  volatile double sink = 0;
-  // Blocks of 8 doubles; a dynamic schedule hands out 16384 blocks (1 MiB) at a time.
-  const std::size_t nb = n / 8;
-  for (int dynamic = 0; dynamic < 2; ++dynamic)
-    for (int r = 0; r <= reps; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      double sum = 0;
-      // Eight independent partial sums per thread: a single add chain (or one vector chain,
-      // which `omp simd` may give at -O3 without -march) is bound by the add latency, a few
-      // bytes per cycle per core. Both a static and a dynamic schedule: on a host whose
-      // cores run at unequal speeds (the H200's 16-core VM) a static read waits for the
-      // slowest thread, and SpMV with dynamic chunks beat such a "floor".
-#pragma omp parallel reduction(+ : sum)
-      {
-        double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        if (dynamic) {
-#pragma omp for schedule(dynamic, 16384) nowait
-          for (std::size_t b = 0; b < nb; ++b)
-            for (int k = 0; k < 8; ++k) s[k] += buf[8 * b + k];
-        } else {
-#pragma omp for schedule(static) nowait
-          for (std::size_t b = 0; b < nb; ++b)
-            for (int k = 0; k < 8; ++k) s[k] += buf[8 * b + k];
-        }
-        for (int k = 0; k < 8; ++k) sum += s[k];
-      }
-      for (std::size_t i = 8 * nb; i < n; ++i) sum += buf[i];
-      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      sink = sink + sum;
-      if (r > 0 && t < best) best = t;  // r == 0 is the warm-up
-    }
-  (void)sink;
-  return best;
-}
+#define PSPMV_OPENMP_PLAIN(V, O) \
+  template std::vector<Peer> openmp_plain_peers<V, O>(const HostCsrView<V, O>&, const V*, V*);
+PSPMV_PEER_TYPES(PSPMV_OPENMP_PLAIN)
 
 }  // namespace pspmv_peers

@@ -66,10 +66,9 @@ class Plan {
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
     multiply(ExecSpace(), alpha, x, beta, y, workspace_);
   }
-  /// multiply() with the gather unroll factor (detail::gather_dot) set to Unroll instead of
-  /// ExecTraits::gather_unroll, and LongUnroll for a SELL plan's long-row kernel. For
-  /// experiments (`pspmv bench --unroll-sweep`): such kernels carry "::U=<factor>" in their
-  /// Kokkos Tools label.
+  /// multiply() with Unroll gathers in flight per thread (detail::gather_dot; LongUnroll in a
+  /// SELL plan's long-row kernel) instead of ExecTraits'. For experiments (`pspmv bench
+  /// --unroll-sweep`): such kernels carry "::U=<factor>" in their Kokkos Tools label.
   template <int Unroll, int LongUnroll = Unroll>
   void multiply_unrolled(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
     run<Unroll, LongUnroll>(ExecSpace(), alpha, x, beta, y, workspace_);
@@ -180,37 +179,19 @@ class Plan {
 };
 
 // Out of the class, so that the explicit instantiations of backends/*/instantiate.cpp (and
-// `extern template` in detail/extern_plans.hpp) cover them: an application does not compile
-// the kernels again.
+// detail/extern_plans.hpp) cover it: an application does not compile the kernels again.
 template <class ExecSpace, class Value, class Offset>
 template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
                                          const vector_type& y, const workspace_type& workspace) const {
-  if (static_cast<std::int64_t>(x.extent(0)) != ncols_)
-    throw DimensionError("multiply: length of x (= ncols of A)", ncols_, static_cast<std::int64_t>(x.extent(0)));
-  if (static_cast<std::int64_t>(y.extent(0)) != nrows_)
-    throw DimensionError("multiply: length of y (= nrows of A)", nrows_, static_cast<std::int64_t>(y.extent(0)));
-  if (workspace.bytes() < workspace_.bytes())
-    throw InvalidArgument("multiply: the workspace is smaller than this plan needs (use plan.make_workspace())");
+  detail::check_call(nrows_, ncols_, x, y, workspace.bytes() >= workspace_.bytes());
   if (nrows_ == 0) return;
-  const Value* xb = x.data();
-  const Value* yb = y.data();
-  if (xb != nullptr && yb != nullptr && xb < yb + y.extent(0) && yb < xb + x.extent(0))
-    throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
-  const bool beta_zero = beta == Value(0);
-  if (alpha == Value(0) || nnz_ == 0) {
-    const Kokkos::RangePolicy<ExecSpace> all(space, 0, nrows_);
-    if (beta_zero)
-      Kokkos::parallel_for("pspmv::scale_y", all, detail::ScaleY<ExecSpace, Value, true>{y, beta});
-    else
-      Kokkos::parallel_for("pspmv::scale_y", all, detail::ScaleY<ExecSpace, Value, false>{y, beta});
-    return;
-  }
   const detail::Call<ExecSpace, Value> call{x, y, alpha, beta, &workspace};
-  if (beta_zero)
-    detail::launch_multiply<Unroll, LongUnroll, true>(space, storage_, choice_, labels_, nrows_, call);
+  const bool empty = alpha == Value(0) || nnz_ == 0;
+  if (beta == Value(0))
+    detail::launch_multiply<Unroll, LongUnroll, true>(space, storage_, choice_, labels_, nrows_, empty, call);
   else
-    detail::launch_multiply<Unroll, LongUnroll, false>(space, storage_, choice_, labels_, nrows_, call);
+    detail::launch_multiply<Unroll, LongUnroll, false>(space, storage_, choice_, labels_, nrows_, empty, call);
 }
 
 }  // namespace pspmv

@@ -12,13 +12,42 @@
 
 namespace pspmv {
 
+/// The widest SIMD register of the instruction set the host code is compiled for, in bytes
+/// (the compiler's target macros, set by CMake's PSPMV_HOST_ARCH).
+inline constexpr int host_simd_bytes =
+#if defined(__AVX512F__)
+    64;
+#elif defined(__AVX__)
+    32;
+#else
+    16;  // SSE2 (baseline x86-64), NEON (AArch64)
+#endif
+
+/// Name of that instruction set's vector extension, for reports.
+inline constexpr const char* host_isa =
+#if defined(__AVX512F__)
+    "avx512";
+#elif defined(__AVX2__)
+    "avx2";
+#elif defined(__AVX__)
+    "avx";
+#elif defined(__ARM_FEATURE_SVE)
+    "sve";
+#elif defined(__ARM_NEON)
+    "neon";
+#elif defined(__SSE2__)
+    "sse2";
+#else
+    "scalar";
+#endif
+
 /// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
 template <class ExecSpace, class Enable = void>
 struct ExecTraits {
   /// Whether threads of a team execute in lockstep SIMT groups (a GPU).
   static constexpr bool is_gpu = false;
-  /// SIMD register width in bytes: 64 for AVX-512 (the H200 host's Xeon), so 8 doubles.
-  static constexpr int simd_bytes = 64;
+  /// SIMD register width in bytes, from the build (host_simd_bytes): 64 under AVX-512.
+  static constexpr int simd_bytes = host_simd_bytes;
   template <class Value>
   static constexpr int simd_lanes() { return simd_bytes / static_cast<int>(sizeof(Value)); }
   /// Lane width of the lane-slot model (a warp; `pspmv info` reports it on every space).
@@ -40,9 +69,9 @@ struct ExecTraits {
   static constexpr std::int64_t max_chunk_queues = 64;
   /// CSR bytes per thread from which scattered columns (scattered_sell_spread) take SELL.
   static constexpr std::int64_t scattered_sell_bytes_per_thread = std::int64_t{1} << 20;
-  /// SELL slice height C: the values of one SIMD register, as in Intel's ESB.
+  /// SELL slice height C: the values of one SIMD register, as in Intel's ESB (at least 4).
   template <class Value>
-  static constexpr int sell_slice_height() { return simd_lanes<Value>(); }
+  static constexpr int sell_slice_height() { return simd_lanes<Value>() < 4 ? 4 : simd_lanes<Value>(); }
   /// Default sorting window sigma, in slices (Kreutzer et al. 2014: a small multiple of C).
   static constexpr int sell_sigma_slices = 32;
   /// The automatic format takes SELL only within this factor of the CSR bytes.

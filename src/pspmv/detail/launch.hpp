@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "pspmv/detail/schedules.hpp"
 #include "pspmv/detail/sell_kernels.hpp"
 #include "pspmv/detail/storage.hpp"
+#include "pspmv/errors.hpp"
 #include "pspmv/select/choice.hpp"
 
 namespace pspmv {
@@ -42,14 +44,35 @@ struct Call {
   const Workspace<ExecSpace, Value>* workspace;
 };
 
-/// y = alpha A x + beta y with the plan's kernel, Unroll / LongUnroll gathers in flight per
+/// The checks of a multiply's arguments: lengths, a workspace large enough, no overlap.
+/// @throws DimensionError naming both sizes; InvalidArgument for a small workspace or
+///         overlapping x and y.
+template <class XView, class YView>
+void check_call(std::int32_t nrows, std::int32_t ncols, const XView& x, const YView& y, bool workspace_fits) {
+  if (static_cast<std::int64_t>(x.extent(0)) != ncols)
+    throw DimensionError("multiply: length of x (= ncols of A)", ncols, static_cast<std::int64_t>(x.extent(0)));
+  if (static_cast<std::int64_t>(y.extent(0)) != nrows)
+    throw DimensionError("multiply: length of y (= nrows of A)", nrows, static_cast<std::int64_t>(y.extent(0)));
+  if (!workspace_fits)
+    throw InvalidArgument("multiply: the workspace is smaller than this plan needs (use plan.make_workspace())");
+  const auto* xb = x.data();
+  const auto* yb = y.data();
+  if (xb != nullptr && yb != nullptr && xb < yb + y.extent(0) && yb < xb + x.extent(0))
+    throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
+}
+
+/// y = alpha A x + beta y with the plan's kernel (`empty`: alpha == 0 or no entries, y = beta y), Unroll / LongUnroll gathers in flight per
 /// thread (ExecTraits::gather_unroll, long_row_unroll), BetaZero decided by the caller.
 /// A non-default unroll factor is named in the kernel's label ("::U=<factor>").
 template <int Unroll, int LongUnroll, bool BetaZero, class ExecSpace, class Value, class Offset>
 void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
-                     const Labels& labels, std::int32_t nrows,
-                     const Call<ExecSpace, Value>& call) {
+                     const Labels& labels, std::int32_t nrows, bool empty, const Call<ExecSpace, Value>& call) {
   using Traits = ExecTraits<ExecSpace>;
+  if (empty) {
+    Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, nrows),
+                         ScaleY<ExecSpace, Value, BetaZero>{call.y, call.beta});
+    return;
+  }
   const LaunchParams& p = c.launch;
   std::string unrolled;  // built only by the experiments' non-default factors
   if constexpr (Unroll != Traits::gather_unroll) unrolled = labels.kernel + "::U=" + std::to_string(Unroll);
@@ -101,9 +124,17 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
     f.permuted_output = c.keep_permuted;
   };
   if (c.mapping == Mapping::thread_per_row) {
-    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
-    fill(f);
-    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+    if constexpr (Traits::is_gpu) {  // a lane per row: consecutive lanes read consecutive addresses
+      SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
+      fill(f);
+      launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+    } else {  // a host thread takes whole slices and runs their C rows in SIMD lanes (ESB)
+      SellSliceColumns<ExecSpace, Value, Unroll, BetaZero> f;
+      fill(f);
+      f.slice_width = S.slice_width;
+      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, std::max(1, chunk >> st.log2_c), f,
+                   cursors);
+    }
   } else {
     SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero> f;
     fill(f);

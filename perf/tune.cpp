@@ -1,12 +1,31 @@
-#include "tune_cmd.hpp"
-
+// `pspmv tune`: the model's plan, the tuned plan (within a budget) and the exhaustive best of
+// every input, measured in one process, with the analysis cost and break-even calls.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "harness/dispatch.hpp"
+#include "harness/files.hpp"
 
 namespace pspmv_cli {
 
 namespace {
+
+struct TuneCmdOptions {
+  InputOptions inputs;
+  std::vector<std::string> precisions{"f64"};
+  std::string space = "default";  ///< "default" (the GPU in a CUDA build) or "host"
+  double budget_calls = 400;      ///< tuning budget in multiplies of the model's plan
+  int min_candidates = 12;        ///< candidates the budgeted tune tries whatever the budget
+  int reps = 7;                   ///< timed samples per candidate (median)
+  /// each sample a batch of multiplies calibrated to last about this long (pspmv::TuneOptions), in
+  /// every stage: the exhaustive search, the budgeted tune and the final timing
+  double min_sample_ms = pspmv::TuneOptions{}.min_sample_seconds * 1e3;
+  int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
+  std::string json;               ///< the results as JSON to this file ('-': standard output)
+};
 
 template <class Exec, class Value>
 nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
@@ -19,8 +38,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   exhaustive.exhaustive = true;
   exhaustive.reps = o.reps;
   exhaustive.min_sample_seconds = o.min_sample_ms * 1e-3;
-  pspmv::AnalyzeOptions base;
-  base.profile = o.profile;
+  const pspmv::AnalyzeOptions base{};
   const auto ex = pspmv::tune<Exec>(A, base, exhaustive);
   pspmv::TuneOptions budgeted;
   budgeted.budget_calls = o.budget_calls;
@@ -32,7 +50,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed beside
   // the model's plan and the sweep's 3 fastest others), and plain CSR (the unplanned call, for
   // the break-even); "best" is the fastest of the four there.
-  const PlanT model(A, base);
+  const PlanT model = pspmv::analyze<Exec>(A, base);
   // The statistics recorded with the results; analyze() computes col_spread only where a rule
   // needs it.
   const double col_spread = model.row_stats().col_spread >= 0
@@ -102,32 +120,27 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"baseline_csr_s", t_base},
           {"break_even_calls", break_even},
           {"rounds", o.rounds},
-          {"profile", o.profile ? o.profile->machine + " (" + o.profile->created + ")" : std::string()},
           {"min_sample_seconds", o.min_sample_ms * 1e-3},
           {"reps", o.reps},
           {"exhaustive", tried}};
 }
 
-template <class Exec>
-void tune_space(const std::vector<Input>& inputs, const TuneCmdOptions& o, nlohmann::json& out,
-                const std::function<void(const nlohmann::json&)>& after_each) {
-  for (const auto& in : inputs)
-    for (const auto& p : o.precisions) {
-      if (p == "f64") out.push_back(tune_one<Exec, double>(in, o, p));
-      else if (p == "f32") out.push_back(tune_one<Exec, float>(in, o, p));
-      else throw pspmv::InvalidArgument("unknown precision '" + p + "' (expected f32 or f64)");
-      if (after_each) after_each(out);
-    }
-}
-
-}  // namespace
-
-nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& o,
-                        const std::function<void(const nlohmann::json&)>& after_each) {
-  nlohmann::json out = nlohmann::json::array();
-  if (o.space == "host") tune_space<Kokkos::DefaultHostExecutionSpace>(inputs, o, out, after_each);
-  else if (o.space == "default") tune_space<Kokkos::DefaultExecutionSpace>(inputs, o, out, after_each);
-  else throw pspmv::InvalidArgument("unknown --space '" + o.space + "' (expected default or host)");
+/// Runs the evaluation for every input; prints a table to stdout and progress to stderr, and
+/// writes the JSON file (when one is asked for) after every input and precision, so that a run
+/// cut short keeps what it measured.
+int run(const TuneCmdOptions& o, const RunInfo& info) {
+  const auto inputs = gather_inputs(o.inputs, "tune: give FILEs or --gen SPEC");
+  nlohmann::json doc = run_json(info, true);
+  doc["results"] = nlohmann::json::array();
+  auto& out = doc["results"];
+  with_space(o.space, [&](auto space) {
+    using Exec = typename decltype(space)::type;
+    for (const auto& in : inputs)
+      for (const auto& p : o.precisions) {
+        with_precision(p, [&](auto value) { out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p)); });
+        if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
+      }
+  });
   std::size_t model_ok = 0, tuned_ok = 0;
   for (const auto& r : out) {
     model_ok += r["model_over_best"].get<double>() <= 1.10;
@@ -135,7 +148,37 @@ nlohmann::json run_tune(const std::vector<Input>& inputs, const TuneCmdOptions& 
   }
   std::cout << fmt::format("model within 10% of the exhaustive best: {} of {}; tuned within 5%: {} of {}\n", model_ok,
                            out.size(), tuned_ok, out.size());
-  return out;
+  if (o.json == "-") std::cout << doc.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_tune(CLI::App& app) {
+  auto o = std::make_shared<TuneCmdOptions>();
+  auto* sub = app.add_subcommand("tune", "The model's plan, the tuned plan and the exhaustive best of each input, "
+                                         "with analysis cost and break-even calls");
+  add_inputs(sub, o->inputs);
+  sub->add_option("--precision", o->precisions, "f64 | f32 (default: f64)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f64", "f32"}));
+  add_space(sub, o->space);
+  sub->add_option("--budget-calls", o->budget_calls, "tuning budget in multiplies of the model's plan")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--min-candidates", o->min_candidates, "candidates the budgeted tune tries whatever the budget")
+      ->check(CLI::Range(0, 1000));
+  sub->add_option("--reps", o->reps, "timed samples per candidate (median)")->check(CLI::Range(1, 10000));
+  sub->add_option("--min-sample-ms", o->min_sample_ms,
+                  "each sample a batch of back-to-back multiplies calibrated to last about this many milliseconds, one "
+                  "fence at its end, divided by its size (0: one multiply per sample)")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->capture_default_str();
+  sub->add_option("--rounds", o->rounds,
+                  "interleaved rounds of the final timing of the model's, the tuned, the best and the plain CSR plan "
+                  "(median of round medians)")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--json", o->json, "write the results as JSON to this file ('-' for standard output)");
+  return {sub, [o](const RunInfo& info) { return run(*o, info); }};
 }
 
 }  // namespace pspmv_cli

@@ -1,6 +1,7 @@
-#include "inputs.hpp"
+#include "harness/inputs.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 
 namespace pspmv_cli {
@@ -87,11 +88,21 @@ Input load_file(const std::string& path) {
   return in;
 }
 
-std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs) {
+std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs,
+                          const char* progress) {
   std::vector<Input> out;
   for (const auto& p : files) out.push_back(load_file(p));
-  for (const auto& s : specs) out.push_back(generate(s));
+  for (const auto& s : specs) {
+    if (progress) std::cerr << progress << ": generating " << s << "\n";
+    out.push_back(generate(s));
+  }
   return out;
+}
+
+void apply_rows(std::vector<std::string>& specs, std::int64_t rows) {
+  if (rows <= 0) return;
+  for (auto& spec : specs)
+    if (spec == "even" || spec == "skewed" || spec == "random") spec += ":" + std::to_string(rows);
 }
 
 }  // namespace pspmv_cli

@@ -23,8 +23,13 @@ Input generate(const std::string& spec);
 /// Reads a Matrix Market file. @throws pspmv::ParseError, pspmv::Unsupported, pspmv::Error.
 Input load_file(const std::string& path);
 
-/// Files first, then specs, in the order given.
-std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs);
+/// Files first, then specs, in the order given; with `progress` given, each spec is announced
+/// on stderr as "<progress>: generating <spec>" before it is generated.
+std::vector<Input> gather(const std::vector<std::string>& files, const std::vector<std::string>& specs,
+                          const char* progress = nullptr);
+
+/// `--gen even --rows N` is `--gen even:N` (likewise skewed and random); rows <= 0: no change.
+void apply_rows(std::vector<std::string>& specs, std::int64_t rows);
 
 /// Text of the help for generator specs.
 extern const char* const gen_spec_help;

@@ -1,27 +1,16 @@
 #pragma once
-// `pspmv compare`: pspmv's variants and every available peer library on the same inputs, the
-// same threads or device, each result verified; a table, JSON, CSV and gnuplot PNG plots of
-// GB/s, the ratio to the floor, the speedup of pspmv over each peer, and the analysis time
-// and break-even number of calls of every plan (Intel's SpMV prototype note: an analysis
-// stage pays only over repeated calls).
+// The summary of `pspmv compare`: per matrix and precision, pspmv's automatic plan and best
+// variant beside each peer's best, the analysis time and break-even number of calls of every
+// plan (Intel's SpMV prototype note: an analysis stage pays only over repeated calls), and the
+// geometric-mean speedups; as text, JSON and CSV.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "bench.hpp"
-#include "inputs.hpp"
+#include "harness/records.hpp"
 
 namespace pspmv_cli {
-
-struct CompareOptions {
-  BenchOptions bench;                ///< variants, precisions, reps; peers always on
-  std::string out_dir = "compare-out";  ///< created if missing; files are replaced atomically
-  bool plots = true;                 ///< run gnuplot on the written scripts
-  std::string command;               ///< the command line, recorded in the JSON
-  std::string commit;                ///< the build's commit, recorded in the JSON
-  std::string machine;               ///< host, CPU and threads, recorded in the JSON
-};
 
 /// Break-even number of calls of a plan: its extra analysis time (its own minus that of the
 /// unplanned call's setup) over the time it saves per call, (t_unplanned - t_planned).
@@ -48,6 +37,9 @@ struct CompareSummary {
   std::vector<CompareEntry> planned;
 };
 
+/// The entry labelled `label`, or nullptr.
+const CompareEntry* find_entry(const std::vector<CompareEntry>& entries, const std::string& label);
+
 /// Groups bench records into per-matrix summaries (order of first appearance). Skipped and
 /// unverified records never count as a best.
 std::vector<CompareSummary> summarize(const std::vector<Record>& records);
@@ -56,11 +48,13 @@ std::vector<CompareSummary> summarize(const std::vector<Record>& records);
 /// pspmv's best and automatic plan over each peer), then geometric-mean speedups.
 std::string compare_table(const std::vector<CompareSummary>& summaries);
 
-/// Runs the comparison on every input (progress on stderr), writes
-/// out_dir/{compare.json, records.csv, summary.csv, summary.txt} and, per precision,
-/// {gbs, floor, speedup, breakeven}-PREC.{dat,gp,png}. Prints the table to stdout.
-/// @return 0 when every measured result matched the reference, 3 otherwise (files written).
-/// @throws pspmv::Error when out_dir cannot be created or a file cannot be written.
-int run_compare(const std::vector<Input>& inputs, const CompareOptions& options);
+/// The records as JSON objects and as CSV (to_json, to_csv), each with its break-even number of
+/// calls (and, in the CSV, its unplanned variant).
+nlohmann::json records_json(const std::vector<Record>& records);
+std::string records_csv(const std::vector<Record>& records);
+
+/// The summaries as JSON and as CSV.
+nlohmann::json summary_json(const std::vector<CompareSummary>& summaries);
+std::string summary_csv(const std::vector<CompareSummary>& summaries);
 
 }  // namespace pspmv_cli

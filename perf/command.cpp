@@ -1,0 +1,35 @@
+#include "command.hpp"
+
+namespace pspmv_cli {
+
+void add_inputs(CLI::App* sub, InputOptions& in) {
+  sub->add_option("files", in.files, "Matrix Market files")->check(CLI::ExistingFile);
+  sub->add_option("--gen", in.gens, std::string("generated input: ") + gen_spec_help);
+}
+
+void add_rows(CLI::App* sub, InputOptions& in, const std::string& example) {
+  sub->add_option("--rows", in.rows, "rows for --gen specs that give none (e.g. --gen " + example + " --rows 524288)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{INT32_MAX}));
+}
+
+void add_space(CLI::App* sub, std::string& space) {
+  sub->add_option("--space", space, "default (the GPU in a CUDA build) | host")->check(CLI::IsMember({"default", "host"}));
+}
+
+void add_reps(CLI::App* sub, int& reps, int& warmups, const std::string& reps_help) {
+  sub->add_option("--reps", reps, reps_help)->check(CLI::Range(1, 100000));
+  sub->add_option("--warmups", warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
+}
+
+void add_expected_calls(CLI::App* sub, std::int64_t& calls) {
+  sub->add_option("--expected-calls", calls, "calls hint for peers that take one (MKL's mkl_sparse_set_mv_hint)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+}
+
+std::vector<Input> gather_inputs(InputOptions in, const std::string& missing, const char* progress) {
+  if (in.files.empty() && in.gens.empty()) throw pspmv::InvalidArgument(missing);
+  apply_rows(in.gens, in.rows);
+  return gather(in.files, in.gens, progress);
+}
+
+}  // namespace pspmv_cli

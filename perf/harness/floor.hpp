@@ -1,0 +1,57 @@
+#pragma once
+// The bandwidth floor, measured in the same process as the runs it judges (ARCHITECTURE.md
+// rule 11): the least time in which Exec can move the minimum bytes of one y = A x.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "pspmv/pspmv.hpp"
+
+namespace pspmv_cli {
+
+struct Floor {
+  double seconds = 0;  ///< the floor time of the bytes
+  std::string method;  ///< how it was measured, for the report
+};
+
+/// Minimum bytes one y = A x moves: row_ptr, col_idx and values once, x once, y written once.
+template <class Value, class Offset>
+double min_bytes(const pspmv::HostCsr<Value, Offset>& A) {
+  return static_cast<double>(A.nrows + 1) * sizeof(Offset) +
+         static_cast<double>(A.nnz()) * (sizeof(std::int32_t) + sizeof(Value)) +
+         static_cast<double>(A.ncols) * sizeof(Value) + static_cast<double>(A.nrows) * sizeof(Value);
+}
+
+/// Minimum seconds to read `bytes` (rounded down to doubles) once, streaming, with all OpenMP
+/// threads (min over `reps` after one warm-up, of a static and of a dynamic schedule, each
+/// thread with eight partial sums), and the threads that ran it.
+Floor host_stream_read(std::size_t bytes, int reps);
+
+/// The floor of `bytes` on Exec: a streaming parallel read on the host (Kokkos' deep_copy is no
+/// floor there: SpMV beat it on the H200 host), a device-to-device copy of bytes/2 each way on a
+/// GPU (counting read + write). Minimum over `reps` repetitions after a warm-up.
+template <class Exec>
+Floor bandwidth_floor(double bytes, int reps) {
+  if constexpr (pspmv::ExecTraits<Exec>::is_gpu) {
+    const std::size_t n = std::max<std::size_t>(1, static_cast<std::size_t>(bytes / 2) / sizeof(double));
+    Kokkos::View<double*, typename Exec::memory_space> a("pspmv::floor_a", n), b("pspmv::floor_b", n);
+    Kokkos::deep_copy(a, 1.0);
+    Floor f{1e300, "device copy (read+write counted)"};
+    for (int r = 0; r <= reps; ++r) {
+      Exec().fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      Kokkos::deep_copy(Exec(), b, a);
+      Exec().fence();
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (r > 0) f.seconds = std::min(f.seconds, t);
+    }
+    return f;
+  } else {
+    return host_stream_read(static_cast<std::size_t>(bytes), reps);
+  }
+}
+
+}  // namespace pspmv_cli

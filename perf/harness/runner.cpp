@@ -1,0 +1,159 @@
+#include "harness/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "harness/dispatch.hpp"
+#include "harness/floor.hpp"
+#include "harness/verify_then_time.hpp"
+#include "peers/registry.hpp"
+
+namespace pspmv_cli {
+
+namespace {
+
+using Variants = std::vector<std::pair<std::string, pspmv::AnalyzeOptions>>;
+
+/// The pspmv variants: auto (unless --no-auto), then format x mapping x schedule; with long
+/// modes given, every SELL variant (and auto) once per mode.
+Variants pspmv_variants(const BenchOptions& o) {
+  Variants variants;
+  if (o.include_auto) variants.emplace_back("auto", o.base);
+  for (auto f : o.formats)
+    for (auto m : o.mappings)
+      for (auto s : o.schedules) {
+        pspmv::AnalyzeOptions opt = o.base;
+        opt.format = f;
+        opt.mapping = m;
+        opt.schedule = s;
+        variants.emplace_back(pspmv::to_string(f) + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s), opt);
+      }
+  if (o.long_modes.empty()) return variants;
+  Variants expanded;
+  for (const auto& [label, opt] : variants) {
+    if (opt.format && *opt.format == pspmv::Format::csr) {
+      expanded.emplace_back(label, opt);
+      continue;
+    }
+    for (const auto& mode : o.long_modes) {
+      pspmv::AnalyzeOptions m = opt;
+      m.sell_long_split = mode == "split";
+      expanded.emplace_back(label + " long=" + mode, m);
+    }
+  }
+  return expanded;
+}
+
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> convert_input(const Input& in) {
+  try {
+    return pspmv::convert<Value, Offset>(in.A);
+  } catch (const pspmv::InvalidArgument& e) {
+    throw pspmv::InvalidArgument(in.name + " (" + in.source + "): " + e.what() +
+                                 (sizeof(Value) == 4 ? "; measure it with --precision f64" : ""));
+  }
+}
+
+/// y = A x with the plan's kernels at gather unroll factor u (1, 2, 4, 8 or 16).
+template <class PlanT, class X, class Y>
+void multiply_unrolled(PlanT& plan, int u, const X& x, const Y& y) {
+#if defined(PSPMV_UNROLL_SWEEP)
+  using Value = typename Y::value_type;
+  switch (u) {
+    case 1: plan.template multiply_unrolled<1>(Value(1), x, Value(0), y); break;
+    case 2: plan.template multiply_unrolled<2>(Value(1), x, Value(0), y); break;
+    case 4: plan.template multiply_unrolled<4>(Value(1), x, Value(0), y); break;
+    case 8: plan.template multiply_unrolled<8>(Value(1), x, Value(0), y); break;
+    default: plan.template multiply_unrolled<16>(Value(1), x, Value(0), y); break;
+  }
+#else
+  (void)plan, (void)x, (void)y;
+  throw pspmv::Unsupported("bench --unroll-sweep " + std::to_string(u) +
+                           ": this CUDA build was configured without -DPSPMV_UNROLL_SWEEP=ON");
+#endif
+}
+
+/// The fields every record of A shares: the matrix, its statistics, the bytes and the floor.
+template <class Exec, class Value, class Offset>
+Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, const BenchOptions& o) {
+  const auto stats = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  Record r;
+  r.matrix = in.name;
+  r.space = Exec().name();
+  r.precision = sizeof(Value) == 4 ? "f32" : "f64";
+  r.rows = A.nrows;
+  r.cols = A.ncols;
+  r.nnz = A.nnz();
+  r.max_len = stats.max_len;
+  r.mean_len = stats.mean;
+  r.cv = stats.cv;
+  r.offset_bits = 8 * sizeof(Offset);
+  r.warmups = o.warmups;
+  r.reps = o.reps;
+  r.bytes = min_bytes(A);
+  return r;
+}
+
+template <class Exec, class Value, class Offset>
+void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
+  const auto A = convert_input<Value, Offset>(in);
+  const VerifyThenTime<Exec, Value, Offset> vt(A, o.warmups, o.reps);
+  Record base = matrix_record<Exec>(in, A, o);
+  const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2));
+  base.floor_s = floor.seconds;
+  base.floor_method = floor.method;
+  auto add = [&](Record r) {
+    if (r.skipped)
+      std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} skipped: {}\n", r.matrix, r.precision, r.impl, r.variant, r.plan);
+    else
+      std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} {:>10.4f} ms {}\n", r.matrix, r.precision, r.impl, r.variant,
+                               r.median_s * 1e3, r.verified ? "ok" : "WRONG");
+    out.push_back(std::move(r));
+  };
+
+  for (const auto& [label, opt] : pspmv_variants(o)) {
+    auto plan = pspmv::analyze<Exec>(A, opt);
+    const auto t = vt.measure([&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); });
+    add(complete(base, "pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "",
+                 plan.analyze_seconds(), t, label == unplanned_pspmv_variant ? "" : unplanned_pspmv_variant));
+    for (const int u : o.unroll_sweep) {
+      const auto tu = vt.measure([&] { multiply_unrolled(plan, u, vt.x, vt.y); });
+      add(complete(base, "pspmv", label + " U=" + std::to_string(u), plan.describe(), "", plan.analyze_seconds(), tu, ""));
+    }
+  }
+  if (!o.peers) return;
+  const auto dA = pspmv::copy_to<typename Exec::memory_space>(A);  // the peers' own CSR copy in Exec's memory
+  const pspmv_peers::Problem<Exec, Value, Offset> problem{A, dA, vt.x, vt.y, o.expected_calls};
+  for (const auto& p : pspmv_peers::make_peers(problem)) {
+    if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));
+    else if (p.note.rfind("absent:", 0) != 0) add(skipped(base, p.impl, p.variant, p.note));
+  }
+}
+
+}  // namespace
+
+std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptions& o, const char* progress) {
+  std::vector<Record> out;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
+    if (progress)
+      std::cerr << fmt::format("{}: [{}/{}] {} ({} x {}, nnz {})\n", progress, i + 1, inputs.size(), in.name, in.A.nrows,
+                               in.A.ncols, in.A.nnz());
+    // 64-bit row_ptr offsets only where nnz needs them (pspmv::offset_bits_for).
+    const bool wide = pspmv::offset_bits_for(static_cast<std::int64_t>(in.A.nnz())) == 64;
+    with_space(o.space, [&](auto space) {
+      using Exec = typename decltype(space)::type;
+      for (const auto& p : o.precisions)
+        with_precision(p, [&](auto value) {
+          using Value = typename decltype(value)::type;
+          if (wide) bench_typed<Exec, Value, std::int64_t>(in, o, out);
+          else bench_typed<Exec, Value, std::int32_t>(in, o, out);
+        });
+    });
+  }
+  return out;
+}
+
+}  // namespace pspmv_cli

@@ -1,0 +1,38 @@
+#pragma once
+// The benchmark of one input: every requested pspmv variant and every peer, each verified
+// against the long-double reference and timed (verify_then_time.hpp), against a bandwidth floor
+// measured in the same process (floor.hpp). `pspmv bench` and `pspmv compare` run it.
+#include <string>
+#include <vector>
+
+#include "harness/inputs.hpp"
+#include "harness/records.hpp"
+
+namespace pspmv_cli {
+
+struct BenchOptions {
+  std::vector<pspmv::Format> formats{pspmv::all_formats.begin(), pspmv::all_formats.end()};
+  std::vector<pspmv::Mapping> mappings{pspmv::all_mappings.begin(), pspmv::all_mappings.end()};
+  std::vector<pspmv::Schedule> schedules{pspmv::all_schedules.begin(), pspmv::all_schedules.end()};
+  bool include_auto = true;        ///< also run the plan analyze() picks by itself
+  std::vector<std::string> precisions{"f64", "f32"};
+  std::string space = "default";   ///< "default" (the GPU in a CUDA build) or "host"
+  int warmups = 5;
+  int reps = 20;
+  bool peers = true;               ///< every peer of peers/registry.hpp
+  pspmv::AnalyzeOptions base;      ///< chunk size, team and vector sizes applied to every variant
+  std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8, 16)
+  std::vector<std::string> long_modes;  ///< SELL variants once per long-row mode ("split", "warp"); empty: default
+  std::int64_t expected_calls = 1000;   ///< the calls hint given to peers that take one (MKL's mkl_sparse_set_mv_hint)
+};
+
+/// The pspmv variant that stands for an unplanned call (plain CSR, one thread per row, static
+/// chunks: no conversion, no choice); every other pspmv plan's break-even is counted against it.
+inline const char* const unplanned_pspmv_variant = "csr thread_per_row/static_chunks";
+
+/// Runs the benchmark on every input; one record per run. Progress goes to stderr; with
+/// `progress` given, each input is announced first as "<progress>: [i/n] NAME (ROWS x COLS, nnz NNZ)".
+std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptions& options,
+                              const char* progress = nullptr);
+
+}  // namespace pspmv_cli
