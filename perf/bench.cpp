@@ -92,7 +92,7 @@ Command add_bench(CLI::App& app) {
   sub->add_option("--team-size", bo.base.team_size, "threads per team (0: chosen)")->check(CLI::NonNegativeNumber);
   sub->add_option("--vector-length", bo.base.vector_length, "vector lanes per thread (0: chosen)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_flag("--no-peers", o->no_peers, "skip the plain-OpenMP and Kokkos Kernels peers");
+  sub->add_flag("--no-peers", o->no_peers, "skip every peer library (pspmv's variants only)");
   sub->add_flag("--no-auto", o->no_auto, "skip the plan analyze() picks by itself");
   add_expected_calls(sub, bo.expected_calls);
   sub->add_option("--long-mode", bo.long_modes,

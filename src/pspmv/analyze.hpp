@@ -18,7 +18,7 @@
 
 #include "pspmv/matrix/csr.hpp"
 #include "pspmv/options.hpp"
-#include "pspmv/plan.hpp"
+#include "pspmv/extern_plans.hpp"  // Plan, and its instantiations in the library
 #include "pspmv/tune.hpp"
 
 namespace pspmv {

@@ -54,10 +54,12 @@ struct LaunchParams {
   std::int32_t rows_per_team = 1;  ///< rows per team (team_per_row, static/dynamic)
   std::int64_t league_size = 0;    ///< teams launched (team_per_row)
   std::int64_t num_blocks = 0;     ///< blocks of the nnz partition (nnz_balanced)
-  int concurrency = 1;             ///< ExecSpace().concurrency() at analyze time
+  int concurrency = 1;             ///< the analyzing instance's concurrency()
   int slice_height = 0;            ///< SELL C (0 for CSR)
   std::int64_t sigma = 0;          ///< SELL sorting window (0 for CSR)
   std::int32_t slices_per_team = 0;  ///< SELL slice-per-team, static/dynamic
+  bool slice_columns = false;      ///< SELL thread-per-row as a thread per slice, C rows in SIMD lanes (ESB);
+                                   ///< chunk_size then counts slices
   std::int64_t long_row_threshold = 0;  ///< SELL: rows longer than this are long rows (0: none)
   std::int64_t long_rows = 0;           ///< SELL: number of long rows
   int long_team_size = 1;               ///< SELL long-row kernel: threads per team (one row each)

@@ -1,8 +1,8 @@
 #pragma once
 /// @file plan.hpp
-/// Plan: an analyzed matrix, ready to multiply on an execution space: the decisions of
-/// choose() (a PlanChoice and its Reason), the plan's own copy of the matrix in the space's
-/// memory, and the statistics the decisions came from. Built by analyze() (analyze.hpp).
+/// Plan: an analyzed matrix, ready to multiply on an execution space: the decisions of choose()
+/// (a PlanChoice and its Reason), its own copy of the matrix in the space's memory, and the
+/// statistics the decisions came from. Built by analyze() (analyze.hpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -10,21 +10,13 @@
 #include <cstdint>
 #include <string>
 
-#include "pspmv/backends/exec_traits.hpp"
-#include "pspmv/detail/launch.hpp"
-#include "pspmv/detail/storage.hpp"
-#include "pspmv/errors.hpp"
-#include "pspmv/matrix/csr.hpp"
+#include "pspmv/detail/launch.hpp"  // storage, kernels, schedules
 #include "pspmv/matrix/fingerprint.hpp"
-#include "pspmv/matrix/row_stats.hpp"
-#include "pspmv/options.hpp"
-#include "pspmv/select/choose.hpp"
+#include "pspmv/select/choose.hpp"  // options, ExecTraits, matrices, row statistics
 
 namespace pspmv {
 
-/// @tparam ExecSpace a Kokkos execution space (Kokkos::OpenMP, Kokkos::Serial, Kokkos::Cuda)
-/// @tparam Value     float or double
-/// @tparam Offset    int32_t or int64_t (type of row_ptr)
+/// @tparam ExecSpace Kokkos::OpenMP, Serial or Cuda; Value float or double; Offset int32_t or int64_t
 template <class ExecSpace, class Value, class Offset = std::int64_t>
 class Plan {
  public:
@@ -52,12 +44,9 @@ class Plan {
   /// multiplies of one plan may run at once on two instances with one workspace each.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
   void multiply(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
-                const workspace_type& workspace) const {
-    run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(space, alpha, x, beta, y,
-                                                                                      workspace);
-  }
-  /// multiply() with the plan's own workspace: calls on one instance are ordered; calls that
-  /// may overlap (two instances) need their own workspaces when needs_workspace().
+                const workspace_type& workspace) const;
+  /// multiply() with the plan's own workspace (shared by copies of the plan): calls on one
+  /// instance are ordered; calls that may overlap need their own when needs_workspace().
   void multiply(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
                 const vector_type& y) const {
     multiply(space, alpha, x, beta, y, workspace_);
@@ -131,31 +120,8 @@ class Plan {
     MatrixFacts facts;
     PlanChoice choice;
   };
-  static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o) {
-    const auto started = std::chrono::steady_clock::now();
-    validate(A);
-    MatrixFacts facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width,
-                                     ExecTraits<ExecSpace>::scattered_sell_spread > 0);
-    PlanChoice choice = choose(space, A, facts, o);
-    return {started, std::move(facts), std::move(choice)};
-  }
-  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d)
-      : choice_(std::move(d.choice)),
-        storage_(detail::build_storage(space, A, choice_)),
-        workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
-        labels_(detail::labels_of(choice_)),
-        reason_(choice_.reason.str()),
-        facts_(std::move(d.facts)),
-        nrows_(A.nrows),
-        ncols_(A.ncols),
-        nnz_(static_cast<std::int64_t>(A.nnz())),
-        csr_bytes_(A.bytes()),
-        source_row_ptr_(A.row_ptr.data()),
-        fingerprint_(fingerprint ? pspmv::fingerprint(A) : 0),
-        has_fingerprint_(fingerprint) {
-    space.fence();
-    analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
-  }
+  static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o);
+  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d);
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
            const workspace_type& workspace) const;
@@ -178,13 +144,50 @@ class Plan {
   double analyze_seconds_ = 0;
 };
 
-// Out of the class, so that the explicit instantiations of backends/*/instantiate.cpp (and
-// detail/extern_plans.hpp) cover it: an application does not compile the kernels again.
+// Out of the class, not inline: the explicit instantiations of backends/*/instantiate.cpp cover
+// them, and extern_plans.hpp keeps an application from compiling them again.
+template <class ExecSpace, class Value, class Offset>
+typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide(
+    const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  validate(A);
+  MatrixFacts facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width,
+                                   ExecTraits<ExecSpace>::scattered_sell_spread > 0);
+  PlanChoice choice = choose(space, A, facts, o);
+  return {started, std::move(facts), std::move(choice)};
+}
+
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint,
+                                     Decided d)
+    : choice_(std::move(d.choice)),
+      storage_(detail::build_storage(space, A, choice_)),
+      workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
+      labels_(detail::labels_of(choice_)),
+      reason_(choice_.reason.str()),
+      facts_(std::move(d.facts)),
+      nrows_(A.nrows),
+      ncols_(A.ncols),
+      nnz_(static_cast<std::int64_t>(A.nnz())),
+      csr_bytes_(A.bytes()),
+      source_row_ptr_(A.row_ptr.data()),
+      fingerprint_(fingerprint ? pspmv::fingerprint(A) : 0),
+      has_fingerprint_(fingerprint) {
+  space.fence();
+  analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
+}
+
+template <class ExecSpace, class Value, class Offset>
+void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alpha, const const_vector_type& x,
+                                             Value beta, const vector_type& y, const workspace_type& workspace) const {
+  run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(space, alpha, x, beta, y, workspace);
+}
+
 template <class ExecSpace, class Value, class Offset>
 template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
                                          const vector_type& y, const workspace_type& workspace) const {
-  detail::check_call(nrows_, ncols_, x, y, workspace.bytes() >= workspace_.bytes());
+  detail::check_call(nrows_, ncols_, x, y, workspace.covers(workspace_));
   if (nrows_ == 0) return;
   const detail::Call<ExecSpace, Value> call{x, y, alpha, beta, &workspace};
   const bool empty = alpha == Value(0) || nnz_ == 0;
@@ -195,5 +198,3 @@ void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, co
 }
 
 }  // namespace pspmv
-
-#include "pspmv/detail/extern_plans.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "pspmv/errors.hpp"
-#include "pspmv/plan.hpp"
+#include "pspmv/extern_plans.hpp"  // Plan, and its instantiations in the library
 
 namespace pspmv {
 
@@ -27,24 +27,28 @@ inline double median_of(std::vector<double> t) {
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-/// One plan's timer: x (ncols, all ones) and y (nrows), a warm-up multiply, and the batch size
-/// of its samples. It points to the plan, which must outlive it. The batch size (1 to 100000)
-/// is calibrated first: doubled, or scaled by the time missing, until one batch lasts
-/// min_sample_seconds (0: one multiply per sample).
+/// One plan's timer on the instance `space`: x (ncols, all ones) and y (nrows), a workspace, a
+/// warm-up multiply, and the batch size of its samples. It points to the plan, which must
+/// outlive it. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the time
+/// missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
 template <class ExecSpace, class Value, class Offset>
 struct SampleTimer {
   using PlanT = Plan<ExecSpace, Value, Offset>;
+  ExecSpace space;
   const PlanT* plan = nullptr;
   typename PlanT::vector_type x, y;
+  typename PlanT::workspace_type workspace;
   int batch = 1;
 
-  SampleTimer(const PlanT& p, double min_sample_seconds)
-      : plan(&p),
+  SampleTimer(const ExecSpace& s, const PlanT& p, double min_sample_seconds)
+      : space(s),
+        plan(&p),
         x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.ncols()),
-        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()) {
-    Kokkos::deep_copy(x, Value(1));
-    p.multiply(Value(1), x, Value(0), y);  // warm-up
-    ExecSpace().fence();
+        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()),
+        workspace(p.make_workspace()) {
+    Kokkos::deep_copy(space, x, Value(1));
+    p.multiply(space, Value(1), x, Value(0), y, workspace);  // warm-up
+    space.fence();
     constexpr int max_batch = 100000;
     for (double took = timed_batch(); took < min_sample_seconds && batch < max_batch; took = timed_batch()) {
       const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
@@ -54,8 +58,8 @@ struct SampleTimer {
   /// Seconds of one batch of back-to-back multiplies with one fence at its end.
   double timed_batch() const {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int b = 0; b < batch; ++b) plan->multiply(Value(1), x, Value(0), y);
-    ExecSpace().fence();
+    for (int b = 0; b < batch; ++b) plan->multiply(space, Value(1), x, Value(0), y, workspace);
+    space.fence();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   /// One sample: seconds per multiply.
@@ -66,40 +70,42 @@ struct SampleTimer {
 /// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
 /// the batch size (see SampleTimer).
 template <class ExecSpace, class Value, class Offset>
-double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
-  const SampleTimer<ExecSpace, Value, Offset> timer(plan, min_sample_seconds);
+double time_multiply(const ExecSpace& space, const Plan<ExecSpace, Value, Offset>& plan, int reps,
+                     double min_sample_seconds = 0) {
+  const SampleTimer<ExecSpace, Value, Offset> timer(space, plan, min_sample_seconds);
   std::vector<double> t;
   for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timer.sample());
   return median_of(t);
 }
 
-/// Times several plans (usually of one matrix) in `rounds` rounds of `reps` samples each,
-/// interleaved sample by sample (plan 0's sample, plan 1's, ..., then again), and returns each
-/// plan's median of its round medians in seconds per multiply y = A x (x = 1). Each plan gets its x
-/// and y, a warm-up and its batch size once, before the first round (a sample is a batch
-/// calibrated to last about min_sample_seconds; default 0.5 ms, where time_multiply's is one
-/// call). Memory: every plan's x (ncols) and y
-/// (nrows) are held at once, plans.size() x (nrows + ncols) values in ExecSpace's memory.
-/// Interleaving by sample, not by round, is meant to make the comparison fair on a host with
-/// slow and fast spells: on the 2-core EPYC one plan of bcsstk13 ran 1.65x slower per call for
-/// its first two or three rounds of 7 samples than afterwards, alike for six instances of it
-/// (perf/results/2026-12-01-cpu2-r8/; timed round by round, the method before eb1441e). A spell
-/// that begins within a round then falls on every plan alike, not on the plans timed after it.
-/// No run has measured how much this narrows the spread. Each sample now follows another
-/// plan's batch (its first multiply finds that plan's data in the caches; a multiply longer
-/// than min_sample_seconds is a one-call batch), so confirmed and final times are not the
-/// sweep's back-to-back times, nor those of results and profiles measured before eb1441e.
+/// time_multiply() on the default instance.
+template <class ExecSpace, class Value, class Offset>
+double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
+  return time_multiply(ExecSpace(), plan, reps, min_sample_seconds);
+}
+
+/// Times several plans (usually of one matrix) on the instance `space` in `rounds` rounds of
+/// `reps` samples each, interleaved sample by sample (plan 0's sample, plan 1's, ..., then
+/// again), and returns each plan's median of its round medians in seconds per multiply y = A x
+/// (x = 1). Each plan gets its x, y and workspace, a warm-up and its batch size once, before the
+/// first round (a sample is a batch calibrated to last about min_sample_seconds). Memory: every
+/// plan's x and y at once, plans.size() x (nrows + ncols) values in ExecSpace's memory.
+/// Interleaving by sample makes a host's slow or fast spell fall on every plan alike, not on
+/// the plans timed after it began (perf/results/cpu-2core.md: a plan of bcsstk13 ran 1.65x slower
+/// for its first rounds on the 2-core EPYC). Each sample follows another plan's batch, so its
+/// first multiply finds that plan's data in the caches.
 /// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
 template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
-                                     int rounds, double min_sample_seconds = default_min_sample_seconds) {
+                                     int rounds, double min_sample_seconds = default_min_sample_seconds,
+                                     const ExecSpace& space = ExecSpace()) {
   if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
     throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
                           std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
                           std::to_string(min_sample_seconds));
   std::vector<SampleTimer<ExecSpace, Value, Offset>> timers;
   timers.reserve(plans.size());
-  for (const auto* p : plans) timers.emplace_back(*p, min_sample_seconds);
+  for (const auto* p : plans) timers.emplace_back(space, *p, min_sample_seconds);
   std::vector<std::vector<double>> round_medians(plans.size());
   std::vector<std::vector<double>> samples(plans.size());
   for (int r = 0; r < rounds; ++r) {

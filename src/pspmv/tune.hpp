@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "pspmv/plan.hpp"
+#include "pspmv/extern_plans.hpp"  // Plan, and its instantiations in the library
 #include "pspmv/timing.hpp"
 
 namespace pspmv {
@@ -169,7 +169,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
   Plan<ExecSpace, Value, Offset> model(space, A, options);
   TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
   const double sample = tune_options.min_sample_seconds;
-  const double t_model = time_multiply(model, tune_options.reps, sample);
+  const double t_model = time_multiply(space, model, tune_options.reps, sample);
   r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
   const Format mf = model.format();
   const Mapping mm = model.mapping();
@@ -210,7 +210,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
         r.tried.push_back({label, p.describe(), p.analyze_seconds(), t_model});
         continue;
       }
-      const double t = time_multiply(p, tune_options.reps, sample);
+      const double t = time_multiply(space, p, tune_options.reps, sample);
       r.tried.push_back({label, p.describe(), p.analyze_seconds(), t});
       if (t < best) {
         best = t;
@@ -233,7 +233,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
     top.insert(top.begin(), {0, model});
     std::vector<const Plan<ExecSpace, Value, Offset>*> plans;
     for (const auto& c : top) plans.push_back(&c.second);
-    const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds, sample);
+    const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds, sample, space);
     std::size_t win = 0;
     for (std::size_t i = 0; i < top.size(); ++i) {
       r.tried[top[i].first].confirmed_seconds = t[i];

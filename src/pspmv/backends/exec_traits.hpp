@@ -74,6 +74,9 @@ struct ExecTraits {
   static constexpr int sell_slice_height() { return simd_lanes<Value>() < 4 ? 4 : simd_lanes<Value>(); }
   /// Default sorting window sigma, in slices (Kreutzer et al. 2014: a small multiple of C).
   static constexpr int sell_sigma_slices = 32;
+  /// SELL thread-per-row runs a thread per slice, its C rows in SIMD lanes column by column
+  /// (Intel's ESB; detail::SellSliceColumns).
+  static constexpr bool sell_slice_columns = true;
   /// The automatic format takes SELL only within this factor of the CSR bytes.
   static constexpr double sell_memory_limit = 1.1;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
@@ -115,6 +118,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   template <class Value>
   static constexpr int sell_slice_height() { return warp_size; }
   static constexpr int sell_sigma_slices = 32;
+  /// SELL thread-per-row is a lane per row (consecutive lanes read consecutive addresses).
+  static constexpr bool sell_slice_columns = false;
   static constexpr double sell_memory_limit = 1.1;
   /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take
   /// SELL up to this factor of the CSR bytes.

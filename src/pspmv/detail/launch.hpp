@@ -14,7 +14,7 @@
 #include "pspmv/detail/sell_kernels.hpp"
 #include "pspmv/detail/storage.hpp"
 #include "pspmv/errors.hpp"
-#include "pspmv/select/choice.hpp"
+#include "pspmv/choice.hpp"
 
 namespace pspmv {
 namespace detail {
@@ -28,7 +28,8 @@ struct Labels {
 inline Labels labels_of(const PlanChoice& c) {
   const bool sell = c.format == Format::sell, thread = c.mapping == Mapping::thread_per_row;
   return {std::string("pspmv::") +
-              (sell ? (thread ? "sell_row_per_thread" : "sell_slice_per_team")
+              (sell ? (thread ? (c.launch.slice_columns ? "sell_slice_columns" : "sell_row_per_thread")
+                              : "sell_slice_per_team")
                     : (thread ? "csr_thread_per_row" : "csr_team_per_row")) +
               "::" + to_string(c.schedule),
           c.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows"};
@@ -123,18 +124,17 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
     f.log2_c = st.log2_c;
     f.permuted_output = c.keep_permuted;
   };
-  if (c.mapping == Mapping::thread_per_row) {
-    if constexpr (Traits::is_gpu) {  // a lane per row: consecutive lanes read consecutive addresses
-      SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
-      fill(f);
-      launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
-    } else {  // a host thread takes whole slices and runs their C rows in SIMD lanes (ESB)
-      SellSliceColumns<ExecSpace, Value, Unroll, BetaZero> f;
+  if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
+    if constexpr (Traits::sell_slice_columns) {  // choose() sets slice_columns only where it compiles
+      SellSliceColumns<ExecSpace, Value, BetaZero> f;
       fill(f);
       f.slice_width = S.slice_width;
-      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, std::max(1, chunk >> st.log2_c), f,
-                   cursors);
+      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors);
     }
+  } else if (c.mapping == Mapping::thread_per_row) {
+    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
+    fill(f);
+    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
   } else {
     SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero> f;
     fill(f);

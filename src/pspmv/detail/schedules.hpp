@@ -35,7 +35,7 @@ namespace detail {
 /// to yield and sleep_for, and takes each chunk with a compare-and-swap that first fails as a
 /// query; on the H200's 16-core host it ran the lesson's even matrix at 524,288 rows 1.63x
 /// slower than `omp for schedule(dynamic, 263)`
-/// (perf/results/2026-11-30-h200/host-lesson-524288.json). pspmv does not use it.
+/// (perf/results/h200/host-bench-lesson-524288.json). pspmv does not use it.
 /// Words are `stride` entries apart (ExecTraits::chunk_queue_stride).
 template <class Counter>
 struct ChunkQueues {
@@ -115,7 +115,7 @@ struct InitQueues {
 /// Rows [c * chunk, (c + 1) * chunk) of a range functor, chunk by chunk off the queues. The
 /// row loop works on a copy of the functor held in registers, like the functor's own loops
 /// (nnz_balanced's BlocksTag): through a reference, a store to y could alias its alpha and
-/// beta, and the loop ran 1.2x slower on one thread than the static launch (this machine,
+/// beta, and the loop ran 1.2x slower on one thread than the static launch (the 2-core EPYC,
 /// `pspmv bench --gen even:524288 --space host`, OMP_NUM_THREADS=1; 1.03x after the change).
 template <class Functor, class Counter>
 struct QueuedRows {

@@ -82,12 +82,13 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
 /// under AVX2 and AVX-512; checked by the test `sell_columns_vectorized`). Padding costs no
 /// wrong result: columns past a row's length are blended to 0 (a padded entry points at
 /// column 0 with value 0, and 0 * Inf would be NaN), and the first min-length columns of a
-/// slice need no mask. Each row sums its entries in column order, the order of the
-/// row-per-lane kernel, so both give bit-identical y. On a GPU the same layout runs as
-/// SellRowPerThread (a lane per row, consecutive lanes reading consecutive addresses).
-/// RowsTag: one work item per slice. BlocksTag: one work item per block of slices.
-template <class ExecSpace, class Value, int Unroll = 1, bool BetaZero = false>
-struct SellSliceColumns : SellViews<ExecSpace, Value, Unroll, BetaZero> {
+/// slice need no mask. Each row adds its entries in column order, the order of the row-per-lane
+/// kernel (SellRowPerThread, the GPU's form of the same layout: a lane per row, consecutive
+/// lanes reading consecutive addresses).
+/// RowsTag: one work item per slice. BlocksTag: one work item per block of slices. The gather
+/// unroll factor does not apply (the C lanes are the independent loads in flight).
+template <class ExecSpace, class Value, bool BetaZero = false>
+struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
   Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
 

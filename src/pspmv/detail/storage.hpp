@@ -12,7 +12,7 @@
 #include "pspmv/matrix/csr.hpp"
 #include "pspmv/matrix/row_stats.hpp"
 #include "pspmv/matrix/sell.hpp"
-#include "pspmv/select/choice.hpp"
+#include "pspmv/choice.hpp"
 
 namespace pspmv {
 
@@ -26,6 +26,10 @@ struct Workspace {
   Kokkos::View<Value*, memory_space> partial;         ///< one sum per piece of a split long row
   Kokkos::View<std::int64_t*, memory_space> cursors;  ///< chunk-queue words (detail::ChunkQueues)
   std::size_t bytes() const { return partial.extent(0) * sizeof(Value) + cursors.extent(0) * sizeof(std::int64_t); }
+  /// Whether this workspace holds at least what `need` does, array by array.
+  bool covers(const Workspace& need) const {
+    return partial.extent(0) >= need.partial.extent(0) && cursors.extent(0) >= need.cursors.extent(0);
+  }
 };
 
 namespace detail {

@@ -1,5 +1,5 @@
 #pragma once
-/// @file coo_matrix.hpp
+/// @file coo.hpp
 /// CooMatrix: coordinate (triplet) form. Kokkos-free, so that the Matrix Market reader
 /// builds alone (the libFuzzer target in tests/fuzz).
 

@@ -1,5 +1,5 @@
 #pragma once
-/// @file csr_matrix.hpp
+/// @file csr.hpp
 /// CsrMatrix: compressed sparse row storage in Kokkos views, its validation, and
 /// COO -> CSR conversion (count, prefix sum, scatter; columns sorted within each
 /// row; duplicate entries summed).

@@ -1,5 +1,5 @@
 #pragma once
-/// @file sell_matrix.hpp
+/// @file sell.hpp
 /// SellMatrix: sliced ELLPACK, SELL-C-sigma (M. Kreutzer, G. Hager, G. Wellein, H. Fehske,
 /// A. R. Bishop, "A unified sparse matrix data format for efficient general sparse
 /// matrix-vector multiplication on modern processors with wide SIMD units", SIAM J. Sci.
@@ -292,7 +292,7 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
           }
         }
       });
-  Kokkos::fence();
+  Kokkos::DefaultHostExecutionSpace().fence();  // the host only: no wait on device work
   return S;
 }
 

@@ -19,7 +19,7 @@
 #include "pspmv/matrix/row_stats.hpp"
 #include "pspmv/matrix/sell.hpp"
 #include "pspmv/options.hpp"
-#include "pspmv/select/choice.hpp"
+#include "pspmv/choice.hpp"
 
 namespace pspmv {
 
@@ -109,7 +109,7 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     shape_of();
     const double ratio = static_cast<double>(shape.bytes(sizeof(Value), A.nrows)) / csr_bytes;
     const bool fits = ratio <= allowed;
-    reason.add("format", prefix + "SELL-" + std::to_string(sp.C) + "-" + std::to_string(sp.sigma) + " would take " +
+    reason.add(Decision::format, prefix + "SELL-" + std::to_string(sp.C) + "-" + std::to_string(sp.sigma) + " would take " +
                              fixed(ratio, 3) + "x the CSR bytes (padding " + fixed(shape.padding, 3) + ") " +
                              (fits ? "<= " : "> ") + fixed(allowed, 2) + why + (fits ? ": SELL" : ": keeping CSR"));
     return fits ? Format::sell : Format::csr;
@@ -118,17 +118,17 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     if (o.keep_permuted && *o.format != Format::sell)
       throw InvalidArgument("keep_permuted needs a SELL plan (a CSR plan keeps the caller's row order); "
                             "set format = sell or leave it to analyze()");
-    reason.add("format", "format forced");
+    reason.add(Decision::format, "format forced");
     if (*o.format == Format::sell) shape_of();
     return *o.format;
   }
   if (o.keep_permuted) {
-    reason.add("format", "keep_permuted: SELL");
+    reason.add(Decision::format, "keep_permuted: SELL");
     shape_of();
     return Format::sell;
   }
   if (Traits::prefer_sell && !o.mapping && small_matrix_warp_per_row<Traits>(s, space.concurrency())) {
-    reason.add("format", "small matrix (ExecTraits::small_team_min_row): CSR");
+    reason.add(Decision::format, "small matrix (ExecTraits::small_team_min_row): CSR");
     return Format::csr;
   }
   if (Traits::prefer_sell) {
@@ -145,7 +145,7 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                        "scattered columns (spread " + fixed(s.col_spread, 3) + " >= " +
                            fixed(Traits::scattered_sell_spread, 2) + "): ",
                        "");
-  reason.add("format", "host default: CSR");
+  reason.add(Decision::format, "host default: CSR");
   return Format::csr;
 }
 
@@ -156,29 +156,31 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
   const RowStats& s = f.stats;
   const LaneSlots& ls = f.lane_slots;
   if (o.mapping) {
-    reason.add("mapping", "mapping forced");
+    reason.add(Decision::mapping, "mapping forced");
     return *o.mapping;
   }
   if (small_team) {
-    reason.add("mapping", "small matrix: " + std::to_string(s.nrows) + " rows x " +
+    reason.add(Decision::mapping, "small matrix: " + std::to_string(s.nrows) + " rows x " +
                               std::to_string(Traits::model_lane_width) + " lanes <= concurrency " +
                               std::to_string(concurrency) + ", longest row " + std::to_string(s.max_len) +
                               ": team_per_row, a warp per row");
     return Mapping::team_per_row;
   }
   if (sell) {
-    reason.add("mapping", "SELL: row per thread (lane r of a slice holds row r)");
+    reason.add(Decision::mapping, Traits::sell_slice_columns
+                                      ? "SELL: a thread per slice, its C rows in SIMD lanes column by column (ESB)"
+                                      : "SELL: row per thread (lane r of a slice holds row r)");
     return Mapping::thread_per_row;
   }
   if (!Traits::is_gpu) {
-    reason.add("mapping", "host: thread_per_row (a host team is one thread; its vector lanes are partial sums)");
+    reason.add(Decision::mapping, "host: thread_per_row (a host team is one thread; its vector lanes are partial sums)");
     return Mapping::thread_per_row;
   }
   // Fewer lane-slots means fewer idle lanes per useful multiply-add; team-per-row, at its best
   // vector length, must save a factor ExecTraits::team_slot_advantage.
   const std::int64_t team =
       team_lane_slots(row_ptr, s.nrows, best_vector_length<Traits>(row_ptr, s.nrows, ls.lane_width), ls.lane_width);
-  reason.add("mapping", "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
+  reason.add(Decision::mapping, "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
                             std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
                             " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
                             percent(team > 0 ? static_cast<double>(s.nnz) / static_cast<double>(team) : 1.0) +
@@ -194,35 +196,35 @@ template <class Traits, class Value, class Offset>
 Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, const AnalyzeOptions& o,
                          std::int64_t concurrency, Reason& reason) {
   if (o.schedule) {
-    reason.add("schedule", "schedule forced");
+    reason.add(Decision::schedule, "schedule forced");
     return *o.schedule;
   }
   if (Traits::is_gpu) {
-    reason.add("schedule", "GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
+    reason.add(Decision::schedule, "GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
                            "would serialize its rows)");
     return Schedule::static_chunks;
   }
   const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
   if (Traits::stealing_bytes_per_thread > 0 && bytes >= Traits::stealing_bytes_per_thread * concurrency) {
-    reason.add("schedule", "CSR " + std::to_string(bytes >> 20) + " MiB >= " +
+    reason.add(Decision::schedule, "CSR " + std::to_string(bytes >> 20) + " MiB >= " +
                                std::to_string(Traits::stealing_bytes_per_thread >> 20) + " MiB x " +
                                std::to_string(concurrency) + " threads: work_stealing");
     return Schedule::work_stealing;
   }
   if (s.cv > Traits::cv_balance_threshold) {
-    reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + " > " + fixed(Traits::cv_balance_threshold, 2) +
+    reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + " > " + fixed(Traits::cv_balance_threshold, 2) +
                                ": nnz_balanced");
     return Schedule::nnz_balanced;
   }
   const double imbalance = static_imbalance(row_ptr, s.nrows, concurrency);
   if (imbalance > Traits::static_imbalance_threshold) {
-    reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + ", but a static split into " +
+    reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + ", but a static split into " +
                                std::to_string(concurrency) + " row blocks gives its fullest " + fixed(imbalance, 2) +
                                "x the mean nnz > " + fixed(Traits::static_imbalance_threshold, 2) +
                                ": nnz_balanced");
     return Schedule::nnz_balanced;
   }
-  reason.add("schedule", "row-length cv " + fixed(s.cv, 3) + " <= " + fixed(Traits::cv_balance_threshold, 2) +
+  reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + " <= " + fixed(Traits::cv_balance_threshold, 2) +
                              ", static row blocks within " + fixed(Traits::static_imbalance_threshold, 2) +
                              "x the mean nnz: static_chunks");
   return Schedule::static_chunks;
@@ -314,6 +316,10 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             : (Traits::is_gpu ? p.team_size : std::min<std::int64_t>(p.chunk_rows, INT32_MAX)));
     p.league_size = (nrows + p.rows_per_team - 1) / p.rows_per_team;
     p.chunk_size = std::max<std::int64_t>(1, p.chunk_rows / p.rows_per_team);
+  } else if (sell && Traits::sell_slice_columns) {
+    p.slice_columns = true;
+    p.rows_per_team = 1;
+    p.chunk_size = std::max<std::int64_t>(1, p.chunk_rows / sp.C);  // whole slices
   } else {
     p.rows_per_team = 1;
     p.chunk_size = p.chunk_rows;

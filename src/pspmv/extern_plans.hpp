@@ -1,12 +1,14 @@
 #pragma once
 /// @file extern_plans.hpp
-/// The Plan instantiations compiled once into libpspmv (backends/instantiate_*.cpp), so
-/// that clients do not recompile the kernels. Other execution spaces or types still work:
-/// they are instantiated from the header where used.
+/// The Plan instantiations compiled once into libpspmv (backends/*/instantiate.cpp), declared
+/// extern so that clients do not compile analysis and kernels again (analyze.hpp and tune.hpp
+/// include this). Other execution spaces or types still work: they are instantiated where used.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+
+#include "pspmv/plan.hpp"
 
 #define PSPMV_PLAN_TYPES(PREFIX, SPACE)                          \
   PREFIX template class pspmv::Plan<SPACE, float, std::int32_t>;  \

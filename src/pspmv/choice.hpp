@@ -14,32 +14,19 @@
 
 namespace pspmv {
 
-/// Why a plan is what it is: one clause per decision, in the order taken (format, mapping,
-/// schedule), each naming the statistic and the ExecTraits threshold that decided it, or
-/// that the caller forced it.
+/// The decisions a Reason explains, in the order choose() takes them.
+enum class Decision { format, mapping, schedule };
+
+/// Why a plan is what it is: one clause per decision, in the order taken, each naming the
+/// statistic and the ExecTraits threshold that decided it, or that the caller forced it.
 class Reason {
  public:
   struct Clause {
-    std::string subject;  ///< "format", "mapping" or "schedule"
-    std::string text;     ///< e.g. "row-length cv 4.52 > 1.00: nnz_balanced"
+    Decision decision;
+    std::string text;  ///< e.g. "row-length cv 4.520 > 1.00: nnz_balanced"
   };
-  void add(std::string subject, std::string text) { clauses_.push_back({std::move(subject), std::move(text)}); }
-  /// Appends to the clause of `subject` (adds the clause if there is none).
-  void amend(const std::string& subject, const std::string& more) {
-    for (auto& c : clauses_)
-      if (c.subject == subject) {
-        c.text += more;
-        return;
-      }
-    add(subject, more);
-  }
+  void add(Decision decision, std::string text) { clauses_.push_back({decision, std::move(text)}); }
   const std::vector<Clause>& clauses() const { return clauses_; }
-  /// The clause of `subject` ("" if none).
-  std::string of(const std::string& subject) const {
-    for (const auto& c : clauses_)
-      if (c.subject == subject) return c.text;
-    return {};
-  }
   /// The clauses joined by "; ".
   std::string str() const {
     std::string s;
