@@ -163,6 +163,12 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(pr.format(), pspmv::Format::sell) << pr.reason();
     EXPECT_NE(pr.reason().find("scattered columns"), std::string::npos) << pr.reason();
     EXPECT_EQ(pr.schedule(), pspmv::Schedule::work_stealing) << pr.reason();
+    // Short scattered rows (mean 6 < scattered_sell_min_mean) of the same bytes stay CSR.
+    const auto short_rows = static_cast<std::int32_t>(static_cast<std::int64_t>(rows) * 16 / 6 + 1);
+    auto short_plan = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(short_rows, short_rows, 6.0, 5));
+    ASSERT_GE(static_cast<std::int64_t>(short_plan.csr_bytes()), target);
+    EXPECT_EQ(short_plan.format(), pspmv::Format::csr) << short_plan.reason();
+    EXPECT_NE(short_plan.reason().find("mean row"), std::string::npos) << short_plan.reason();
     auto small = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(rows / 4, rows / 4, 16.0, 5));
     EXPECT_EQ(small.format(), pspmv::Format::csr) << small.reason();
     auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));

@@ -81,8 +81,10 @@ struct ExecTraits {
   static constexpr double sell_memory_limit = 1.1;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
   static constexpr bool prefer_sell = false;
-  /// Column spread (RowStats::col_spread) from which a large host matrix takes SELL.
+  /// Column spread (RowStats::col_spread) from which a large host matrix takes SELL...
   static constexpr double scattered_sell_spread = 0.1;
+  /// ...if its rows hold at least this many entries on average (shorter rows: CSR).
+  static constexpr double scattered_sell_min_mean = 12;
   /// Unused on a host (see the GPU's).
   static constexpr double sell_memory_limit_irregular = 1.1;
   static constexpr double irregular_useful_share = 0.0;
@@ -137,6 +139,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t scattered_sell_bytes_per_thread = 0;
   /// Unused on a GPU (SELL is its default where it fits).
   static constexpr double scattered_sell_spread = 0;
+  static constexpr double scattered_sell_min_mean = 0;
   /// SELL is the GPU default where it fits.
   static constexpr bool prefer_sell = true;
   /// SELL rows longer than two warps' worth of entries leave the slices.

@@ -139,13 +139,18 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                                        percent(f.lane_slots.useful_thread_per_row) + " useful lane-slots)"
                                  : std::string());
   }
-  if (Traits::scattered_sell_spread > 0 && s.col_spread >= Traits::scattered_sell_spread &&
-      static_cast<std::int64_t>(csr_bytes) >= Traits::scattered_sell_bytes_per_thread * space.concurrency())
+  const bool scattered = Traits::scattered_sell_spread > 0 && s.col_spread >= Traits::scattered_sell_spread &&
+                         static_cast<std::int64_t>(csr_bytes) >=
+                             Traits::scattered_sell_bytes_per_thread * space.concurrency();
+  if (scattered && s.mean >= Traits::scattered_sell_min_mean)
     return sell_within(limit,
                        "scattered columns (spread " + fixed(s.col_spread, 3) + " >= " +
-                           fixed(Traits::scattered_sell_spread, 2) + "): ",
+                           fixed(Traits::scattered_sell_spread, 2) + ", mean row " + fixed(s.mean, 1) +
+                           " >= " + fixed(Traits::scattered_sell_min_mean, 0) + "): ",
                        "");
-  reason.add(Decision::format, "host default: CSR");
+  reason.add(Decision::format, scattered ? "scattered columns, but mean row " + fixed(s.mean, 1) + " < " +
+                                               fixed(Traits::scattered_sell_min_mean, 0) + ": CSR"
+                                         : std::string("host default: CSR"));
   return Format::csr;
 }
 
