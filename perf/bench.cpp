@@ -83,7 +83,7 @@ Command add_bench(CLI::App& app) {
                   "inside the slices, or to a lane-shared kernel (--long-mode) (0: the space's default, 64 on a "
                   "GPU, none on a host; -1: never)");
   sub->add_option("--mapping", o->mappings, "thread_per_row | team_per_row (default: both)");
-  sub->add_option("--schedule", o->schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing (default: all)");
+  sub->add_option("--schedule", o->schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing | serial (default: all; serial on a host, thread_per_row only)");
   sub->add_option("--precision", bo.precisions, "f64 | f32 (default: both)");
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");

@@ -26,6 +26,7 @@ std::string to_string(Schedule s) {
     case Schedule::dynamic_chunks: return "dynamic_chunks";
     case Schedule::nnz_balanced: return "nnz_balanced";
     case Schedule::work_stealing: return "work_stealing";
+    case Schedule::serial: return "serial";
   }
   return "?";
 }
@@ -48,8 +49,9 @@ Schedule parse_schedule(std::string_view s) {
   if (s == "dynamic" || s == "dynamic_chunks") return Schedule::dynamic_chunks;
   if (s == "nnz" || s == "nnz_balanced") return Schedule::nnz_balanced;
   if (s == "stealing" || s == "work_stealing") return Schedule::work_stealing;
+  if (s == "serial") return Schedule::serial;
   throw InvalidArgument("unknown schedule '" + std::string(s) +
-                        "' (expected static_chunks, dynamic_chunks, nnz_balanced or work_stealing)");
+                        "' (expected static_chunks, dynamic_chunks, nnz_balanced, work_stealing or serial)");
 }
 
 }  // namespace pspmv

@@ -179,3 +179,40 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
   }
 }
 
+
+// Small host matrices run on the calling thread (Schedule::serial) up to
+// ExecTraits::serial_max_bytes of CSR arrays and vectors, and in parallel from one row more;
+// serial with a team mapping, or on a GPU, is refused.
+TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using Traits = pspmv::ExecTraits<Exec>;
+  auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
+  pspmv::AnalyzeOptions serial;
+  serial.schedule = pspmv::Schedule::serial;
+  if (Traits::is_gpu) {
+    auto A = from_rows<V, O>(100, 100, diag);
+    EXPECT_NE(pspmv::analyze<Exec>(A).schedule(), pspmv::Schedule::serial);
+    EXPECT_THROW(pspmv::analyze<Exec>(A, serial), pspmv::InvalidArgument);
+    return;
+  }
+  // A diagonal of n rows touches (n + 1) offsets, n entries and x and y of n values.
+  const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + 3 * sizeof(V);
+  const auto n = static_cast<std::int32_t>((Traits::serial_max_bytes - static_cast<std::int64_t>(sizeof(O))) / per_row);
+  auto fits = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
+  EXPECT_EQ(fits.schedule(), pspmv::Schedule::serial) << fits.reason();
+  EXPECT_NE(fits.reason().find("serial"), std::string::npos) << fits.reason();
+  auto over = pspmv::analyze<Exec>(from_rows<V, O>(n + 1, n + 1, diag));
+  EXPECT_NE(over.schedule(), pspmv::Schedule::serial) << over.reason();
+  // A caller's team mapping keeps a parallel schedule; forcing serial with it is refused.
+  pspmv::AnalyzeOptions team;
+  team.mapping = pspmv::Mapping::team_per_row;
+  EXPECT_NE(pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag), team).schedule(), pspmv::Schedule::serial);
+  serial.mapping = pspmv::Mapping::team_per_row;
+  EXPECT_THROW(pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag), serial), pspmv::InvalidArgument);
+  // Forced serial on a large matrix is honoured (every row computed: the multiply tests cover
+  // it under every format).
+  serial.mapping.reset();
+  EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial).schedule(), pspmv::Schedule::serial);
+}

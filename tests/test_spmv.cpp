@@ -22,6 +22,7 @@ class SpmvTest : public ConfigTest<Cfg> {
   static void check_all_variants(const Host& A, const std::string& what) {
     for (auto m : pspmv::all_mappings) {
       for (auto s : pspmv::all_schedules) {
+        if (!pspmv::schedule_runs(s, m, pspmv::ExecTraits<Exec>::is_gpu)) continue;  // serial: host thread_per_row
         for (int C : {4, 8, 16, 32}) {
           for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{8} * C, std::int64_t{A.nrows} + 1}) {
             pspmv::AnalyzeOptions opt;
@@ -182,6 +183,7 @@ TYPED_TEST(SpmvTest, AlphaBetaSemantics) {
   auto A = pspmv::generate_random<V, O>(700, 700, 6.0, 17);
   for (auto m : pspmv::all_mappings)
     for (auto s : pspmv::all_schedules) {
+      if (!pspmv::schedule_runs(s, m, pspmv::ExecTraits<typename TestFixture::Exec>::is_gpu)) continue;
       pspmv::AnalyzeOptions opt;
       opt.mapping = m;
       opt.schedule = s;

@@ -61,7 +61,7 @@ std::string lesson_pair_summary(const std::vector<Input>& inputs, const std::vec
     for (const std::string prec : {"f64", "f32"})
       for (const auto& r : records) {
         if (r.matrix != e.name || r.precision != prec || r.impl != "pspmv") continue;
-        for (const std::string sched : {"static_chunks", "dynamic_chunks", "nnz_balanced", "work_stealing"}) {
+        for (const std::string sched : {"static_chunks", "dynamic_chunks", "nnz_balanced", "work_stealing", "serial"}) {
           if (r.variant != "csr thread_per_row/" + sched) continue;
           auto get = [&](const std::string& m, const std::string& v) {
             auto it = t.find(m + "|" + prec + "|" + r.space + "|" + v);

@@ -114,6 +114,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   };
 
   for (const auto& [label, opt] : pspmv_variants(o)) {
+    // serial runs thread_per_row on a host only: the other combinations are not variants.
+    if (opt.schedule && opt.mapping &&
+        !pspmv::schedule_runs(*opt.schedule, *opt.mapping, pspmv::ExecTraits<Exec>::is_gpu))
+      continue;
     auto plan = pspmv::analyze<Exec>(A, opt);
     const auto t = vt.measure([&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); });
     add(complete(base, "pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "",

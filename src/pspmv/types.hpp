@@ -34,12 +34,22 @@ enum class Schedule {
   work_stealing,   ///< pspmv's own: each thread drains the contiguous range of chunks a static
                    ///< schedule would give it, then takes chunks from the back of the others'
                    ///< ranges (the host default for large matrices; see detail::ChunkQueues)
+  serial,          ///< host only, thread_per_row only: the calling thread runs every row (slice) in
+                   ///< order, with no parallel region (the host default for matrices that fit a
+                   ///< core's cache, where a parallel launch costs more than the work)
 };
 
 inline constexpr std::array<Format, 2> all_formats{Format::csr, Format::sell};
 inline constexpr std::array<Mapping, 2> all_mappings{Mapping::thread_per_row, Mapping::team_per_row};
-inline constexpr std::array<Schedule, 4> all_schedules{Schedule::static_chunks, Schedule::dynamic_chunks,
-                                                       Schedule::nnz_balanced, Schedule::work_stealing};
+inline constexpr std::array<Schedule, 5> all_schedules{Schedule::static_chunks, Schedule::dynamic_chunks,
+                                                       Schedule::nnz_balanced, Schedule::work_stealing,
+                                                       Schedule::serial};
+
+/// Whether a plan on an execution space of this kind can run `schedule` with `mapping`: serial
+/// runs on a host only, and only thread_per_row (a host team needs a parallel launch).
+inline constexpr bool schedule_runs(Schedule schedule, Mapping mapping, bool gpu) {
+  return schedule != Schedule::serial || (!gpu && mapping == Mapping::thread_per_row);
+}
 
 std::string to_string(Format f);
 std::string to_string(Mapping m);
@@ -50,7 +60,7 @@ Format parse_format(std::string_view s);
 /// Parses "thread" / "thread_per_row" or "team" / "team_per_row". @throws InvalidArgument.
 Mapping parse_mapping(std::string_view s);
 /// Parses "static" / "static_chunks", "dynamic" / "dynamic_chunks", "nnz" / "nnz_balanced",
-/// "stealing" / "work_stealing".
+/// "stealing" / "work_stealing", "serial".
 /// @throws InvalidArgument.
 Schedule parse_schedule(std::string_view s);
 

@@ -61,6 +61,10 @@ struct ExecTraits {
   static constexpr double cv_balance_threshold = 1.0;
   /// nnz_balanced also when a static split's fullest row block exceeds this factor of the mean.
   static constexpr double static_imbalance_threshold = 1.1;
+  /// Bytes of a multiply (CSR arrays, x and y) up to which the default schedule is serial: the
+  /// calling thread alone, with no parallel region, since a launch on every thread costs more
+  /// than such a matrix's work (docs/selection.md).
+  static constexpr std::int64_t serial_max_bytes = std::int64_t{64} << 10;
   /// CSR bytes per thread from which the default schedule is work_stealing.
   static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
   /// 64-bit words between two chunk-queue words (one 64-byte cache line: no false sharing).
@@ -131,7 +135,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// team-per-row, a full warp per row.
   static constexpr std::int64_t small_team_min_row = 32;
   static constexpr std::int64_t small_team_max_row = 256;
-  /// Unused on a GPU: its hardware hands out blocks.
+  /// Unused on a GPU: its hardware hands out blocks (and serial is a host schedule).
+  static constexpr std::int64_t serial_max_bytes = 0;
   static constexpr std::int64_t stealing_bytes_per_thread = 0;
   /// Chunk-queue words side by side (a GPU's atomics resolve in L2).
   static constexpr std::int64_t chunk_queue_stride = 1;

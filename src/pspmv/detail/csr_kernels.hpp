@@ -57,6 +57,28 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
   return sum;
 }
 
+/// sum over k in [begin, end) of values(k) * x(col_idx(k)) in Lanes independent partial sums
+/// (entry k goes to partial (k - begin) % Lanes), added pairwise at the end. A host thread's
+/// plain loop is one dependent chain of additions, whose latency bounds it on rows of more than
+/// a few entries; Lanes chains cut it Lanes-fold. The last partial group runs a fixed Lanes - 1
+/// steps, each guarded, so that the partial sums stay in registers. Where the instruction set
+/// has vector gathers and the compiler is tuned to use them, the full groups may become one
+/// vector gather of x and one vector multiply-add. The order of the additions is fixed: two
+/// multiplies of a plan give the same y.
+template <int Lanes, class Value, class ValuesView, class ColView, class XView>
+KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& col_idx, const XView& x,
+                                       const std::int64_t begin, const std::int64_t end) {
+  Value part[Lanes] = {};
+  std::int64_t k = begin;
+  for (; k + Lanes <= end; k += Lanes)
+    for (int u = 0; u < Lanes; ++u) part[u] += values(k + u) * x(col_idx(k + u));
+  for (int u = 0; u < Lanes - 1; ++u)
+    if (k + u < end) part[u] += values(k + u) * x(col_idx(k + u));
+  for (int w = Lanes / 2; w > 0; w /= 2)
+    for (int u = 0; u < w; ++u) part[u] += part[u + w];
+  return part[0];
+}
+
 /// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
 template <bool BetaZero, class YView, class Value>
 KOKKOS_INLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, const Value alpha, const Value sum,
@@ -108,9 +130,14 @@ template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<Ex
           bool BetaZero = false>
 struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
-    const Value sum = gather_dot<Unroll, Value>(
-        this->values, this->col_idx, this->x, this->row_ptr(i), this->row_ptr(i + 1), 1);
-    this->store(i, sum);
+    if constexpr (!ExecTraits<ExecSpace>::is_gpu && Unroll > 1) {
+      // A host thread: Unroll partial sums (lanes_dot), SIMD lanes where the compiler can.
+      this->store(i, lanes_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
+                                              this->row_ptr(i + 1)));
+    } else {
+      this->store(i, gather_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
+                                               this->row_ptr(i + 1), 1));
+    }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t i) const { row(i); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {

@@ -176,6 +176,24 @@ ChunkQueues<Counter> make_queues(const ExecSpace& space, Schedule schedule, cons
   return q;
 }
 
+/// Schedule::serial: the calling thread runs work items [0, rows) in order, with no parallel
+/// region, on a copy of the functor held in registers (see QueuedRows). A Kokkos Tools region
+/// under the kernel's label marks it for profiling tools. choose() allows serial on a host
+/// only; on a GPU this is never reached.
+template <class ExecSpace, class Functor>
+void run_serial(const std::string& label, std::int64_t rows, const Functor& f) {
+  if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
+    Kokkos::Profiling::pushRegion(label);
+    const Functor fn = f;
+    const std::int32_t n = static_cast<std::int32_t>(rows);
+    for (std::int32_t i = 0; i < n; ++i) fn(RowsTag(), i);
+    Kokkos::Profiling::popRegion();
+  } else {
+    (void)label, (void)rows, (void)f;
+    Kokkos::abort("pspmv: schedule serial on a GPU (choose() rejects it)");
+  }
+}
+
 /// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
 /// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
 /// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
@@ -208,6 +226,9 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
       Kokkos::parallel_for(label, policy, f);
       break;
     }
+    case Schedule::serial:
+      run_serial<ExecSpace>(label, rows, f);
+      break;
   }
 }
 
@@ -249,6 +270,9 @@ void launch_teams(const ExecSpace& space, const std::string& label, Schedule sch
       Kokkos::parallel_for(label, policy, f);
       break;
     }
+    case Schedule::serial:  // choose() allows serial with thread_per_row only
+      Kokkos::abort("pspmv: schedule serial with a team mapping (choose() rejects it)");
+      break;
   }
 }
 

@@ -195,12 +195,17 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
              : Mapping::thread_per_row;
 }
 
-/// The schedule rule: static on a GPU; on a host work stealing for large matrices, else
-/// nnz-balanced for uneven rows or uneven static blocks, else static.
+/// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache,
+/// work stealing for large matrices, else nnz-balanced for uneven rows or uneven static
+/// blocks, else static.
 template <class Traits, class Value, class Offset>
-Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, const AnalyzeOptions& o,
-                         std::int64_t concurrency, Reason& reason) {
+Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t ncols, Mapping mapping,
+                         const AnalyzeOptions& o, std::int64_t concurrency, Reason& reason) {
   if (o.schedule) {
+    if (!schedule_runs(*o.schedule, mapping, Traits::is_gpu))
+      throw InvalidArgument(Traits::is_gpu ? "schedule serial runs on a host execution space only"
+                                           : "schedule serial runs thread_per_row only (a host team needs a "
+                                             "parallel launch); got mapping " + to_string(mapping));
     reason.add(Decision::schedule, "schedule forced");
     return *o.schedule;
   }
@@ -210,6 +215,13 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, const Analyze
     return Schedule::static_chunks;
   }
   const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
+  const std::int64_t touched = bytes + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
+  if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes) {
+    reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB <= " +
+                                       std::to_string(Traits::serial_max_bytes >> 10) +
+                                       " KiB: serial (the calling thread; a parallel launch costs more)");
+    return Schedule::serial;
+  }
   if (Traits::stealing_bytes_per_thread > 0 && bytes >= Traits::stealing_bytes_per_thread * concurrency) {
     reason.add(Decision::schedule, "CSR " + std::to_string(bytes >> 20) + " MiB >= " +
                                std::to_string(Traits::stealing_bytes_per_thread >> 20) + " MiB x " +
@@ -276,7 +288,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   if (sell) check_sell_parameters(sp.C, sp.sigma);
   const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
   c.mapping = detail::choose_mapping<Traits>(row_ptr, f, o, sell, small_team, concurrency, c.reason);
-  c.schedule = detail::choose_schedule<Traits, Value>(row_ptr, s, o, concurrency, c.reason);
+  c.schedule = detail::choose_schedule<Traits, Value>(row_ptr, s, A.ncols, c.mapping, o, concurrency, c.reason);
   const bool team = c.mapping == Mapping::team_per_row;
 
   // Launch sizes.
