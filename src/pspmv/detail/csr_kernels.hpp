@@ -58,10 +58,10 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
 }
 
 /// sum over k in [begin, end) of values(k) * x(col_idx(k)) in Lanes independent partial sums
-/// (entry k goes to partial (k - begin) % Lanes), added pairwise at the end. A host thread's
+/// (entry k goes to partial (k - begin) % Lanes), added in order at the end. A host thread's
 /// plain loop is one dependent chain of additions, whose latency bounds it on rows of more than
 /// a few entries; Lanes chains cut it Lanes-fold. The last partial group runs a fixed Lanes - 1
-/// steps, each guarded, so that the partial sums stay in registers. Where the instruction set
+/// steps without branches, so that the partial sums stay in registers. Where the instruction set
 /// has vector gathers and the compiler is tuned to use them, the full groups may become one
 /// vector gather of x and one vector multiply-add. The order of the additions is fixed: two
 /// multiplies of a plan give the same y.
@@ -72,11 +72,19 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
   std::int64_t k = begin;
   for (; k + Lanes <= end; k += Lanes)
     for (int u = 0; u < Lanes; ++u) part[u] += values(k + u) * x(col_idx(k + u));
-  for (int u = 0; u < Lanes - 1; ++u)
-    if (k + u < end) part[u] += values(k + u) * x(col_idx(k + u));
-  for (int w = Lanes / 2; w > 0; w /= 2)
-    for (int u = 0; u < w; ++u) part[u] += part[u + w];
-  return part[0];
+  if (k < end)
+    for (int u = 0; u < Lanes - 1; ++u) {
+      // Branch-free: a step past the row's end reloads its first remaining entry and adds 0.
+      const bool in = k + u < end;
+      const std::int64_t e = in ? k + u : k;
+      const Value term = values(e) * x(col_idx(e));
+      part[u] += in ? term : Value(0);
+    }
+  // In order, not pairwise: GCC vectorizes a pairwise sum through the stack, and the store
+  // forwarding that fails there cost more per row than the two extra additions.
+  Value sum = part[0];
+  for (int u = 1; u < Lanes; ++u) sum += part[u];
+  return sum;
 }
 
 /// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
@@ -91,6 +99,16 @@ KOKKOS_INLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, const 
   }
 }
 
+/// The kernels' views, unmanaged: the plan's storage and the caller's vectors own the memory and
+/// outlive the launch. A managed view's copy counts references with an atomic increment and
+/// decrement, and a multiply fills a functor with eight or more of them: on a host, that cost
+/// is a measurable part of a multiply of a matrix of a few hundred entries.
+template <class T, class Mem>
+using KernelView = Kokkos::View<T, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+/// x is only gathered: RandomAccess lets CUDA use the read-only data cache.
+template <class T, class Mem>
+using GatherView = Kokkos::View<T, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
+
 /// Work tags: iterate over rows (or over teams of consecutive rows), or over the
 /// nnz-balanced blocks of a row partition.
 struct RowsTag {};
@@ -99,14 +117,13 @@ struct BlocksTag {};
 template <class ExecSpace, class Value, class Offset, bool BetaZero>
 struct CsrViews {
   using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const Offset*, memory_space> row_ptr;
-  Kokkos::View<const std::int32_t*, memory_space> col_idx;
-  Kokkos::View<const Value*, memory_space> values;
-  /// x is only gathered: RandomAccess lets CUDA use the read-only data cache.
-  Kokkos::View<const Value*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
-  Kokkos::View<Value*, memory_space> y;
+  KernelView<const Offset*, memory_space> row_ptr;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  GatherView<const Value*, memory_space> x;
+  KernelView<Value*, memory_space> y;
   /// nnz-balanced partition: block b holds rows [partition(b), partition(b + 1)).
-  Kokkos::View<const std::int32_t*, memory_space> partition;
+  KernelView<const std::int32_t*, memory_space> partition;
   Value alpha;
   Value beta;
 
@@ -207,7 +224,7 @@ struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
 /// y = beta * y (y = 0 with BetaZero, without reading y): the alpha == 0 / nnz == 0 path.
 template <class ExecSpace, class Value, bool BetaZero>
 struct ScaleY {
-  Kokkos::View<Value*, typename ExecSpace::memory_space> y;
+  KernelView<Value*, typename ExecSpace::memory_space> y;
   Value beta;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t i) const {
     if constexpr (BetaZero) {

@@ -39,8 +39,8 @@ inline Labels labels_of(const PlanChoice& c) {
 template <class ExecSpace, class Value>
 struct Call {
   using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const Value*, memory_space> x;
-  Kokkos::View<Value*, memory_space> y;
+  KernelView<const Value*, memory_space> x;
+  KernelView<Value*, memory_space> y;
   Value alpha, beta;
   const Workspace<ExecSpace, Value>* workspace;
 };
@@ -79,7 +79,7 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
   if constexpr (Unroll != Traits::gather_unroll) unrolled = labels.kernel + "::U=" + std::to_string(Unroll);
   const std::string& label = Unroll == Traits::gather_unroll ? labels.kernel : unrolled;
   const int chunk = static_cast<int>(p.chunk_size);
-  const auto& cursors = call.workspace->cursors;
+  const KernelView<std::int64_t*, typename ExecSpace::memory_space> cursors = call.workspace->cursors;
   if (c.format == Format::csr) {
     auto fill = [&](auto& f) {
       f.row_ptr = st.csr.row_ptr;

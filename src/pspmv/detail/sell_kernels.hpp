@@ -16,17 +16,17 @@ namespace detail {
 template <class ExecSpace, class Value, int Unroll, bool BetaZero>
 struct SellViews {
   using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const std::int64_t*, memory_space> slice_ptr;
-  Kokkos::View<const std::int32_t*, memory_space> row_len;
-  Kokkos::View<const std::int32_t*, memory_space> perm;
-  Kokkos::View<const std::int32_t*, memory_space> col_idx;
-  Kokkos::View<const Value*, memory_space> values;
-  Kokkos::View<const Value*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
-  Kokkos::View<Value*, memory_space> y;
+  KernelView<const std::int64_t*, memory_space> slice_ptr;
+  KernelView<const std::int32_t*, memory_space> row_len;
+  KernelView<const std::int32_t*, memory_space> perm;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  GatherView<const Value*, memory_space> x;
+  KernelView<Value*, memory_space> y;
   /// nnz-balanced partition over slices: block b holds slices [partition(b), partition(b + 1)).
-  Kokkos::View<const std::int32_t*, memory_space> partition;
+  KernelView<const std::int32_t*, memory_space> partition;
   /// Split long rows: the sum of piece q lands in partial(q) (SellCombinePieces adds them).
-  Kokkos::View<Value*, memory_space> partial;
+  KernelView<Value*, memory_space> partial;
   Value alpha;
   Value beta;
   std::int32_t nrows = 0;  ///< rows of the matrix: a position holding perm(p) >= nrows is a piece
@@ -90,7 +90,7 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
 template <class ExecSpace, class Value, bool BetaZero = false>
 struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
-  Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
+  KernelView<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
 
   KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
     const int C = 1 << this->log2_c;
@@ -174,13 +174,13 @@ template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long
 struct SellLongRows {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Kokkos::View<const std::int32_t*, memory_space> long_rows;
-  Kokkos::View<const std::int32_t*, memory_space> long_pos;
-  Kokkos::View<const std::int64_t*, memory_space> long_row_ptr;
-  Kokkos::View<const std::int32_t*, memory_space> col_idx;
-  Kokkos::View<const Value*, memory_space> values;
-  Kokkos::View<const Value*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
-  Kokkos::View<Value*, memory_space> y;
+  KernelView<const std::int32_t*, memory_space> long_rows;
+  KernelView<const std::int32_t*, memory_space> long_pos;
+  KernelView<const std::int64_t*, memory_space> long_row_ptr;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  GatherView<const Value*, memory_space> x;
+  KernelView<Value*, memory_space> y;
   Value alpha;
   Value beta;
   std::int32_t nlong = 0;
@@ -206,10 +206,10 @@ struct SellLongRows {
 template <class ExecSpace, class Value, bool BetaZero>
 struct SellCombinePieces {
   using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const std::int32_t*, memory_space> long_rows;
-  Kokkos::View<const std::int64_t*, memory_space> piece_ptr;
-  Kokkos::View<const Value*, memory_space> partial;
-  Kokkos::View<Value*, memory_space> y;
+  KernelView<const std::int32_t*, memory_space> long_rows;
+  KernelView<const std::int64_t*, memory_space> piece_ptr;
+  KernelView<const Value*, memory_space> partial;
+  KernelView<Value*, memory_space> y;
   Value alpha;
   Value beta;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
