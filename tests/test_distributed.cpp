@@ -202,6 +202,9 @@ TEST(Distributed, ARankWithoutOffDiagonalPart) {
   } else {
     EXPECT_EQ(plan.off_diagonal_nnz(), 1);
     EXPECT_EQ(plan.halo_size(), 1);
+    // One row of several needs the halo: the off-diagonal plan keeps that row alone.
+    EXPECT_EQ(plan.off_diagonal_rows(), 1);
+    EXPECT_EQ(plan.off_diagonal_compressed(), plan.local_rows() >= 2);
   }
   EXPECT_EQ(plan.diagonal_nnz() + plan.off_diagonal_nnz(), static_cast<std::int64_t>(A.row_ptr(off[rank_of() + 1]) -
                                                                                       A.row_ptr(off[rank_of()])));
@@ -222,6 +225,8 @@ TEST(Distributed, RowsThatNeedEveryRank) {
   EXPECT_EQ(static_cast<int>(plan.pattern().recv_ranks.size()), ranks() - 1);
   EXPECT_EQ(static_cast<int>(plan.pattern().send_ranks.size()), ranks() - 1);
   EXPECT_EQ(plan.send_size(), static_cast<std::int64_t>(ranks() - 1) * plan.local_cols());
+  EXPECT_FALSE(plan.off_diagonal_compressed());  // every row needs the halo
+  EXPECT_EQ(plan.off_diagonal_rows(), ranks() > 1 ? plan.local_rows() : 0);
   check_against_single(A, off, fixed_csr(), true, "dense 13 x 13");
 }
 

@@ -164,6 +164,15 @@ struct PackHalo {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { out(k) = x(idx(k)); }
 };
 
+/// y(rows(r)) += part(r): the off-diagonal block's compressed rows added into y (rows distinct).
+template <class ExecSpace, class Value>
+struct AddRows {
+  Kokkos::View<Value*, typename ExecSpace::memory_space> y;
+  Kokkos::View<const Value*, typename ExecSpace::memory_space> part;
+  Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const { y(rows(r)) += part(r); }
+};
+
 /// Persistent requests and the communicator they live on, freed with the last copy of a plan.
 struct PersistentComm {
   MPI_Comm comm = MPI_COMM_NULL;
@@ -208,7 +217,8 @@ class DistributedPlan {
   /// y = alpha A x + beta y, collective: x holds this rank's owned x entries (local_cols()),
   /// y its rows (local_rows()), both in memory_space, BLAS semantics as Plan::multiply. Posts
   /// the receives, packs and sends the entries neighbours need, multiplies the diagonal block
-  /// with beta, waits for the halo, adds the off-diagonal block (beta = 1). Returns with y
+  /// with beta, waits for the halo, adds the off-diagonal block (into y with beta = 1, or into
+  /// its compressed rows' own vector, then added by row). Returns with y
   /// complete on the host side of MPI; fence `space` before reading y. With `times`, records
   /// the phases (PhaseTimes).
   /// @throws DimensionError naming the rank whose x or y has the wrong length (on every rank
@@ -239,6 +249,11 @@ class DistributedPlan {
   /// Entries of this rank's diagonal and off-diagonal blocks.
   std::int64_t diagonal_nnz() const { return diag_nnz_; }
   std::int64_t off_diagonal_nnz() const { return offd_nnz_; }
+  /// Rows of the off-diagonal block's plan: all local rows, or only those with off-diagonal
+  /// entries when they are at most half (compressed: the plan writes them to a vector of their
+  /// own, added into y by row afterwards; a band matrix needs the halo in few rows).
+  std::int32_t off_diagonal_rows() const { return offd_rows_count_; }
+  bool off_diagonal_compressed() const { return offd_rows_.extent(0) > 0; }
   /// The blocks' plans (empty when the block has no rows / no entries).
   const std::optional<plan_type>& diagonal() const { return diag_; }
   const std::optional<plan_type>& off_diagonal() const { return offd_; }
@@ -256,10 +271,12 @@ class DistributedPlan {
   std::vector<std::int64_t> row_offsets_, col_offsets_, halo_cols_;
   std::int32_t local_rows_ = 0, local_cols_ = 0;
   std::int64_t diag_nnz_ = 0, offd_nnz_ = 0;
+  std::int32_t offd_rows_count_ = 0;
   HaloPattern halo_;
   std::optional<plan_type> diag_, offd_;
   bool staged_ = false, check_collectively_ = true;
-  vector_type halo_x_, send_buf_;
+  vector_type halo_x_, send_buf_, offd_y_;
+  Kokkos::View<std::int32_t*, memory_space> offd_rows_;  ///< compressed off-diagonal rows' local indices
   Kokkos::View<std::int32_t*, memory_space> send_idx_;
   Kokkos::View<Value*, Kokkos::HostSpace> halo_host_, send_host_;
   std::shared_ptr<detail::PersistentComm> pc_;
@@ -355,6 +372,17 @@ DistributedPlan<ExecSpace, Value, Offset>::DistributedPlan(const ExecSpace& spac
       }
     }
   }
+  // The off-diagonal block keeps only its non-empty rows when they are at most half.
+  std::vector<std::int32_t> orows;
+  for (std::int32_t i = 0; i < local_rows_; ++i)
+    if (optr[i + 1] > optr[i]) orows.push_back(i);
+  const bool compress = offd_nnz_ > 0 && 2 * static_cast<std::int64_t>(orows.size()) <= local_rows_;
+  if (compress) {
+    std::vector<Offset> cptr(1, 0);
+    for (const std::int32_t i : orows) cptr.push_back(optr[i + 1]);
+    optr = std::move(cptr);
+  }
+  offd_rows_count_ = offd_nnz_ > 0 ? static_cast<std::int32_t>(optr.size() - 1) : 0;
   // 3. Analyze each block through the ordinary Plan (any format, mapping, schedule).
   collectively(c, [&] {
     if (local_rows_ > 0)
@@ -362,10 +390,19 @@ DistributedPlan<ExecSpace, Value, Offset>::DistributedPlan(const ExecSpace& spac
                             options.diagonal));
     if (offd_nnz_ > 0)
       offd_.emplace(analyze(space,
-                            make_csr<Value, Offset, std::int32_t>(local_rows_, static_cast<std::int32_t>(halo_cols_.size()),
-                                                                  optr, ocol, oval),
+                            make_csr<Value, Offset, std::int32_t>(offd_rows_count_,
+                                                                  static_cast<std::int32_t>(halo_cols_.size()), optr,
+                                                                  ocol, oval),
                             options.off_diagonal));
   });
+  if (compress) {
+    offd_y_ = vector_type("pspmv::distributed::off_diagonal_y", orows.size());
+    offd_rows_ = Kokkos::View<std::int32_t*, memory_space>("pspmv::distributed::off_diagonal_rows", orows.size());
+    Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> src(orows.data(),
+                                                                                                      orows.size());
+    Kokkos::deep_copy(space, offd_rows_, src);
+    space.fence();  // orows goes out of scope
+  }
 
   // 4. The communication plan: one collective exchange of which entries each rank needs.
   halo_ = exchange_halo_pattern(c, col_offsets_, halo_cols_);
@@ -452,7 +489,14 @@ void DistributedPlan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space,
   const auto t2 = clock::now();
   finish_receives(space);
   const auto t3 = clock::now();
-  if (offd_) offd_->multiply(space, alpha, halo_x_, Value(1), y);
+  if (offd_ && off_diagonal_compressed()) {
+    offd_->multiply(space, alpha, halo_x_, Value(0), offd_y_);
+    Kokkos::parallel_for("pspmv::distributed::add_off_diagonal",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(offd_rows_.extent(0))),
+                         detail::AddRows<ExecSpace, Value>{y, offd_y_, offd_rows_});
+  } else if (offd_) {
+    offd_->multiply(space, alpha, halo_x_, Value(1), y);
+  }
   if (!pc_->sends.empty()) MPI_Waitall(static_cast<int>(pc_->sends.size()), pc_->sends.data(), MPI_STATUSES_IGNORE);
   if (times) {
     space.fence();
