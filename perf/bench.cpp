@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "distributed_bench.hpp"
 #include "harness/files.hpp"
 #include "harness/report.hpp"
 #include "harness/runner.hpp"
@@ -22,6 +23,7 @@ struct BenchCmdOptions {
   std::vector<std::string> formats, mappings, schedules;
   bool no_peers = false, no_auto = false;
   std::string json, csv;
+  DistributedBenchOptions distributed;
 };
 
 /// The enum values of words, or `all` when none are given.
@@ -34,6 +36,8 @@ std::vector<Enum> parsed(const std::vector<std::string>& words, std::vector<Enum
 }
 
 int run(BenchCmdOptions o, const RunInfo& info) {
+  if (o.distributed.enabled)
+    return run_distributed(o.inputs, o.bench, o.formats, o.mappings, o.schedules, o.json, o.distributed, info);
   const auto inputs = gather_inputs(o.inputs, "bench: give FILEs or --gen SPEC");
   BenchOptions& bo = o.bench;
   bo.formats = parsed(o.formats, bo.formats, pspmv::parse_format);
@@ -108,6 +112,7 @@ Command add_bench(CLI::App& app) {
   add_rows(sub, o->inputs, "even");
   sub->add_option("--json", o->json, "write JSON records to this file ('-' for standard output)");
   sub->add_option("--csv", o->csv, "write CSV records to this file ('-' for standard output)");
+  add_distributed_options(sub, o->distributed);
   return {sub, [o](const RunInfo& info) { return run(*o, info); }};
 }
 
