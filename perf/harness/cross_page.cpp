@@ -129,7 +129,7 @@ RunTable run_table(const CrossReport& r) {
       if (std::find(t.keys.begin(), t.keys.end(), k) == t.keys.end()) t.keys.push_back(k);
   for (const auto& f : per) {
     std::vector<std::string> row(t.keys.size(), dash());
-    for (const auto& [k, v] : f) row[std::find(t.keys.begin(), t.keys.end(), k) - t.keys.begin()] = v;
+    for (const auto& [k, v] : f) row[std::find(t.keys.begin(), t.keys.end(), k) - t.keys.begin()] = v.empty() ? dash() : v;
     t.values.push_back(row);
   }
   return t;
@@ -376,6 +376,24 @@ std::string html_table(const std::vector<std::string>& header, const std::vector
   return s + "</table>\n";
 }
 
+/// Text with Markdown's *emphasis* and `code` as HTML (escaped first).
+std::string inline_html(const std::string& text) {
+  std::string o;
+  bool em = false, code = false;
+  for (char c : html_escape(text)) {
+    if (c == '*' && !code) {
+      o += em ? "</i>" : "<i>";
+      em = !em;
+    } else if (c == '`') {
+      o += code ? "</code>" : "<code>";
+      code = !code;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
 std::string swatch(std::size_t i) {
   return "<span class=\"swatch\" style=\"background:" + machine_colour(i) + "\"></span>";
 }
@@ -493,7 +511,7 @@ std::string cross_html(const CrossReport& r, const std::vector<CrossPlot>& plots
     }
     s += "<div class=\"runs\">" + html_table(header, rows) + "</div>\n";
   }
-  s += "<h2 id=\"reading\">Reading the tables</h2>\n<p>" + html_escape(reading_text(r)) + "</p>\n";
+  s += "<h2 id=\"reading\">Reading the tables</h2>\n<p>" + inline_html(reading_text(r)) + "</p>\n";
   s += "</body>\n</html>\n";
   return s;
 }
