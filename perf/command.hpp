@@ -1,6 +1,6 @@
 #pragma once
 // The subcommands of the tool (one file each: info.cpp, gen.cpp, bench.cpp, tune.cpp,
-// compare.cpp) and the options they share.
+// compare.cpp, report.cpp) and the options they share.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -25,6 +25,7 @@ Command add_gen(CLI::App& app);
 Command add_bench(CLI::App& app);
 Command add_tune(CLI::App& app);
 Command add_compare(CLI::App& app);
+Command add_report(CLI::App& app);
 
 /// The inputs of a subcommand: Matrix Market files, --gen specs and --rows for specs without.
 struct InputOptions {

@@ -1,4 +1,4 @@
-// pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare`; see `pspmv --help`.
+// pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare | report`; see `pspmv --help`.
 // Each subcommand lives in its own file (command.hpp); the measuring harness in harness/, the
 // peer libraries in peers/.
 #include <iostream>
@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", pspmv_cli::version_line());
   const pspmv_cli::Command commands[] = {pspmv_cli::add_info(app), pspmv_cli::add_gen(app), pspmv_cli::add_bench(app),
-                                         pspmv_cli::add_tune(app), pspmv_cli::add_compare(app)};
+                                         pspmv_cli::add_tune(app), pspmv_cli::add_compare(app),
+                                         pspmv_cli::add_report(app)};
 
   // Bad command lines exit 2 with "pspmv: error:", like every other bad input; --help exits 0.
   try {

@@ -61,33 +61,6 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
   return s;
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// Runs gnuplot on dir/stem.gp into dir/stem.png (a temporary name renamed into place when
-/// gnuplot succeeded); false, with a warning on stderr, when it failed.
-bool render_png(const std::string& dir, const std::string& stem) {
-  const std::string cmd = "cd " + shell_quote(dir) + " && gnuplot -e " + shell_quote("out='" + stem + ".png.tmp'") +
-                          " " + shell_quote(stem + ".gp") + " 2>&1";
-  std::FILE* pipe = ::popen(cmd.c_str(), "r");
-  std::string said;
-  if (pipe) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, pipe)) said += buf;
-  }
-  const int rc = pipe ? ::pclose(pipe) : -1;
-  const std::string tmp = dir + "/" + stem + ".png.tmp", png = dir + "/" + stem + ".png";
-  if (rc == 0 && std::rename(tmp.c_str(), png.c_str()) == 0) return true;
-  // A plot is no measurement: say so and go on (the data and script are written).
-  std::remove(tmp.c_str());
-  std::cerr << "pspmv compare: warning: " << dir << "/" << stem << ".gp: gnuplot failed (exit " << rc << "): " << said
-            << "; no " << png << "\n";
-  return false;
-}
-
 /// Adds the labels of `entries` that `labels` lacks, in order; with peers_only, only peers'.
 void add_labels(std::vector<std::string>& labels, const std::vector<CompareEntry>& entries, bool peers_only) {
   for (const auto& e : entries)
@@ -143,10 +116,37 @@ std::vector<Plot> plots_of(const std::vector<const CompareSummary*>& rows, const
 
 }  // namespace
 
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+bool render_png(const std::string& dir, const std::string& stem, const std::string& who) {
+  const std::string cmd = "cd " + shell_quote(dir) + " && gnuplot -e " + shell_quote("out='" + stem + ".png.tmp'") +
+                          " " + shell_quote(stem + ".gp") + " 2>&1";
+  std::FILE* pipe = ::popen(cmd.c_str(), "r");
+  std::string said;
+  if (pipe) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, pipe)) said += buf;
+  }
+  const int rc = pipe ? ::pclose(pipe) : -1;
+  const std::string tmp = dir + "/" + stem + ".png.tmp", png = dir + "/" + stem + ".png";
+  if (rc == 0 && std::rename(tmp.c_str(), png.c_str()) == 0) return true;
+  // A plot is no measurement: say so and go on (the data and script are written).
+  std::remove(tmp.c_str());
+  std::cerr << "pspmv " << who << ": warning: " << dir << "/" << stem << ".gp: gnuplot failed (exit " << rc << "): " << said
+            << "; no " << png << "\n";
+  return false;
+}
+
+bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
 std::vector<std::string> write_plots(const std::vector<CompareSummary>& summaries, const std::string& dir, bool render) {
   std::vector<std::string> pngs;
-  const bool have_gnuplot = render && std::system("command -v gnuplot >/dev/null 2>&1") == 0;
-  if (render && !have_gnuplot)
+  const bool gnuplot = render && have_gnuplot();
+  if (render && !gnuplot)
     std::cerr << "pspmv compare: gnuplot not found (Debian: gnuplot-nox); the .dat and .gp files are written, no PNG\n";
   std::set<std::string> precisions;
   for (const auto& m : summaries) precisions.insert(m.precision);
@@ -168,7 +168,7 @@ std::vector<std::string> write_plots(const std::vector<CompareSummary>& summarie
       const std::string stem = pl.name + "-" + p;
       write_file_atomically(dir + "/" + stem + ".dat", data_file(rows, pl.cols, pl.value));
       write_file_atomically(dir + "/" + stem + ".gp", gnuplot_script(stem + ".dat", stem + ".png", pl));
-      if (have_gnuplot && render_png(dir, stem)) pngs.push_back(dir + "/" + stem + ".png");
+      if (gnuplot && render_png(dir, stem, "compare")) pngs.push_back(dir + "/" + stem + ".png");
     }
   }
   return pngs;

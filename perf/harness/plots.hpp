@@ -14,4 +14,15 @@ namespace pspmv_cli {
 /// @return the PNG files written.
 std::vector<std::string> write_plots(const std::vector<CompareSummary>& summaries, const std::string& dir, bool render);
 
+/// Whether gnuplot is on the PATH.
+bool have_gnuplot();
+
+/// Runs gnuplot on dir/stem.gp into dir/stem.png (a temporary name renamed into place when
+/// gnuplot succeeded); false, with a warning on stderr naming `who` (the subcommand), when it
+/// failed.
+bool render_png(const std::string& dir, const std::string& stem, const std::string& who);
+
+/// s quoted for the shell, in single quotes.
+std::string shell_quote(const std::string& s);
+
 }  // namespace pspmv_cli

@@ -45,7 +45,15 @@ std::string kokkos_configuration() {
 
 RunInfo run_info(int argc, char** argv) {
   RunInfo info;
-  for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    // A word the shell would split or expand is quoted, so that the line can be run again.
+    const std::string w = argv[i];
+    const bool plain = !w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789_./:=,+-@%") == std::string::npos;
+    std::string q = "'";
+    for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    info.command += (i ? " " : "") + (plain ? w : q + "'");
+  }
   info.commit = build_commit();
   info.machine = machine_description();
   info.host_isa = host_build();

@@ -8,7 +8,7 @@
 namespace pspmv_cli {
 
 struct RunInfo {
-  std::string command;  ///< the command line, words joined by spaces
+  std::string command;  ///< the command line, words joined by spaces (quoted for the shell where needed)
   std::string commit;   ///< the build's git commit (build_commit())
   std::string machine;  ///< host name, CPU model and host threads (machine_description())
   std::string host_isa;  ///< what the host code was built for (host_build())
