@@ -32,8 +32,12 @@ struct InputOptions {
   std::int64_t rows = 0;
 };
 
-/// Adds the positional FILEs and --gen.
+/// Adds the positional FILEs and --gen (one spec per occurrence).
 void add_inputs(CLI::App* sub, InputOptions& in);
+
+/// Adds an option taking one or more of `members`, as a comma list ("f64,f32") or repeated.
+CLI::Option* add_list(CLI::App* sub, const std::string& name, std::vector<std::string>& values, const std::string& help,
+                      const std::vector<std::string>& members);
 
 /// Adds --rows; `example` is the spec of the help's example ("--gen even --rows 524288").
 void add_rows(CLI::App* sub, InputOptions& in, const std::string& example);
