@@ -84,7 +84,7 @@ Command add_bench(CLI::App& app) {
   BenchOptions& bo = o->bench;
   auto* sub = app.add_subcommand("bench", "Measure every variant (mapping x schedule) of each input against a bandwidth floor");
   add_inputs(sub, o->inputs);
-  add_list(sub, "--format", o->formats, "csr | sell (default: both)", {"csr", "sell"});
+  add_list(sub, "--format", o->formats, "csr | sell (default: both)", parses_as(pspmv::parse_format, "FORMAT"));
   sub->add_option("--slice", bo.base.slice_height, "SELL slice height C (0: 32 on a GPU, SIMD lanes on a CPU)");
   sub->add_option("--sigma", bo.base.sigma, "SELL sorting window in rows (0: 32 C)");
   sub->add_option("--long-row", bo.base.sell_long_row,
@@ -92,10 +92,10 @@ Command add_bench(CLI::App& app) {
                   "inside the slices, or to a lane-shared kernel (--long-mode) (0: the space's default, 64 on a "
                   "GPU, none on a host; -1: never)");
   add_list(sub, "--mapping", o->mappings, "thread_per_row | team_per_row (default: both)",
-           {"thread_per_row", "team_per_row", "thread", "team"});
+           parses_as(pspmv::parse_mapping, "MAPPING"));
   add_list(sub, "--schedule", o->schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing (default: all)",
-           {"static_chunks", "dynamic_chunks", "nnz_balanced", "work_stealing", "static", "dynamic", "nnz", "stealing"});
-  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: both)", {"f64", "f32"});
+           parses_as(pspmv::parse_schedule, "SCHEDULE"));
+  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: both)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");
   sub->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")

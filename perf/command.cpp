@@ -11,10 +11,8 @@ void add_inputs(CLI::App* sub, InputOptions& in) {
 }
 
 CLI::Option* add_list(CLI::App* sub, const std::string& name, std::vector<std::string>& values, const std::string& help,
-                      const std::vector<std::string>& members) {
-  return sub->add_option(name, values, help + " (a comma list or the option repeated)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(members));
+                      const CLI::Validator& check) {
+  return sub->add_option(name, values, help + " (a comma list or the option repeated)")->delimiter(',')->check(check);
 }
 
 void add_rows(CLI::App* sub, InputOptions& in, const std::string& example) {

@@ -76,7 +76,7 @@ Command add_compare(CLI::App& app) {
                  "plain OpenMP): table, JSON, CSV and PNG plots of GB/s, x floor, speedups and break-even calls");
   add_inputs(sub, o->inputs);
   add_rows(sub, o->inputs, "even");
-  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: f64)", {"f64", "f32"});
+  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: f64)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median reported)");
   add_expected_calls(sub, bo.expected_calls);

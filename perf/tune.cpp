@@ -167,7 +167,7 @@ Command add_tune(CLI::App& app) {
                                          "with analysis cost and break-even calls");
   add_inputs(sub, o->inputs);
   add_rows(sub, o->inputs, "skewed");
-  add_list(sub, "--precision", o->precisions, "f64 | f32 (default: f64)", {"f64", "f32"});
+  add_list(sub, "--precision", o->precisions, "f64 | f32 (default: f64)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, o->space);
   sub->add_option("--budget-calls", o->budget_calls, "tuning budget in multiplies of the model's plan")
       ->check(CLI::PositiveNumber);
