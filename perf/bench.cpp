@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "distributed_bench.hpp"
+#include "harness/context.hpp"
 #include "harness/files.hpp"
 #include "harness/report.hpp"
 #include "harness/runner.hpp"
@@ -40,7 +41,7 @@ int run(BenchCmdOptions o, const RunInfo& info) {
     return run_distributed(o.inputs, o.bench, o.formats, o.mappings, o.schedules, o.json, o.distributed, info);
   const auto inputs = gather_inputs(o.inputs, "bench: give FILEs or --gen SPEC");
   BenchOptions& bo = o.bench;
-  bo.formats = parsed(o.formats, bo.formats, pspmv::parse_format);
+  bo.formats = parsed(o.formats, bo.formats, pspmv::parse_format);  // comma lists are split by CLI11
   bo.mappings = parsed(o.mappings, bo.mappings, pspmv::parse_mapping);
   bo.schedules = parsed(o.schedules, bo.schedules, pspmv::parse_schedule);
   bo.peers = !o.no_peers;
@@ -49,21 +50,29 @@ int run(BenchCmdOptions o, const RunInfo& info) {
                            bo.space == "host" ? Kokkos::DefaultHostExecutionSpace().name()
                                               : Kokkos::DefaultExecutionSpace().name(),
                            bo.warmups, bo.reps);
-  const auto records = run_bench(inputs, bo);
+  print_warnings(run_warnings(info, {}, false));
+  // The records so far as JSON and CSV; files are rewritten after every input (a run cut short
+  // keeps what it measured), standard output gets them once at the end.
+  const auto write = [&](const std::vector<Record>& records, bool last) {
+    if (!o.json.empty() && (last || o.json != "-")) {
+      nlohmann::json j = run_json(info, true);
+      j["context"] = context_json(info, run_warnings(info, records));
+      j["kokkos_kernels_peer"] = pspmv_peers::kokkos_kernels_available();
+      j["records"] = nlohmann::json::array();
+      for (const auto& r : records) j["records"].push_back(to_json(r));
+      write_output(o.json, j.dump(2) + "\n");
+    }
+    if (!o.csv.empty() && (last || o.csv != "-")) {
+      std::string text = csv_header();
+      for (const auto& r : records) text += to_csv(r);
+      write_output(o.csv, text);
+    }
+  };
+  const auto records = run_bench(inputs, bo, nullptr, [&](const std::vector<Record>& so_far) { write(so_far, false); });
   const std::string summary = lesson_pair_summary(inputs, records);
   if (o.json != "-" && o.csv != "-") std::cout << table(records) << summary;
-  if (!o.json.empty()) {
-    nlohmann::json j = run_json(info, true);
-    j["kokkos_kernels_peer"] = pspmv_peers::kokkos_kernels_available();
-    j["records"] = nlohmann::json::array();
-    for (const auto& r : records) j["records"].push_back(to_json(r));
-    write_output(o.json, j.dump(2) + "\n");
-  }
-  if (!o.csv.empty()) {
-    std::string text = csv_header();
-    for (const auto& r : records) text += to_csv(r);
-    write_output(o.csv, text);
-  }
+  write(records, true);
+  print_warnings(run_warnings(info, records));
   for (const auto& r : records)
     if (wrong(r)) {
       std::cerr << mismatch("bench", r);
@@ -79,16 +88,18 @@ Command add_bench(CLI::App& app) {
   BenchOptions& bo = o->bench;
   auto* sub = app.add_subcommand("bench", "Measure every variant (mapping x schedule) of each input against a bandwidth floor");
   add_inputs(sub, o->inputs);
-  sub->add_option("--format", o->formats, "csr | sell (default: both)");
+  add_list(sub, "--format", o->formats, "csr | sell (default: both)", parses_as(pspmv::parse_format, "FORMAT"));
   sub->add_option("--slice", bo.base.slice_height, "SELL slice height C (0: 32 on a GPU, SIMD lanes on a CPU)");
   sub->add_option("--sigma", bo.base.sigma, "SELL sorting window in rows (0: 32 C)");
   sub->add_option("--long-row", bo.base.sell_long_row,
                   "SELL: rows longer than this leave the slices: split into pieces of at most this many entries "
                   "inside the slices, or to a lane-shared kernel (--long-mode) (0: the space's default, 64 on a "
                   "GPU, none on a host; -1: never)");
-  sub->add_option("--mapping", o->mappings, "thread_per_row | team_per_row (default: both)");
-  sub->add_option("--schedule", o->schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing | serial (default: all; serial on a host, thread_per_row only)");
-  sub->add_option("--precision", bo.precisions, "f64 | f32 (default: both)");
+  add_list(sub, "--mapping", o->mappings, "thread_per_row | team_per_row (default: both)",
+           parses_as(pspmv::parse_mapping, "MAPPING"));
+  add_list(sub, "--schedule", o->schedules, "static_chunks | dynamic_chunks | nnz_balanced | work_stealing | serial (default: all; serial on a host, thread_per_row only)",
+           parses_as(pspmv::parse_schedule, "SCHEDULE"));
+  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: both)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");
   sub->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")

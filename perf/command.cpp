@@ -4,7 +4,15 @@ namespace pspmv_cli {
 
 void add_inputs(CLI::App* sub, InputOptions& in) {
   sub->add_option("files", in.files, "Matrix Market files")->check(CLI::ExistingFile);
-  sub->add_option("--gen", in.gens, std::string("generated input: ") + gen_spec_help);
+  // One spec per occurrence: the word after it is a FILE again (--gen even A.mtx reads A.mtx).
+  sub->add_option("--gen", in.gens, std::string("generated input, one spec per --gen (repeat it): ") + gen_spec_help)
+      ->allow_extra_args(false)
+      ->type_name("SPEC");
+}
+
+CLI::Option* add_list(CLI::App* sub, const std::string& name, std::vector<std::string>& values, const std::string& help,
+                      const CLI::Validator& check) {
+  return sub->add_option(name, values, help + " (a comma list or the option repeated)")->delimiter(',')->check(check);
 }
 
 void add_rows(CLI::App* sub, InputOptions& in, const std::string& example) {

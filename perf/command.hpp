@@ -33,8 +33,29 @@ struct InputOptions {
   std::int64_t rows = 0;
 };
 
-/// Adds the positional FILEs and --gen.
+/// Adds the positional FILEs and --gen (one spec per occurrence).
 void add_inputs(CLI::App* sub, InputOptions& in);
+
+/// Adds an option taking one or more words that `check` accepts, as a comma list ("f64,f32")
+/// or the option repeated.
+CLI::Option* add_list(CLI::App* sub, const std::string& name, std::vector<std::string>& values, const std::string& help,
+                      const CLI::Validator& check);
+
+/// A validator that accepts the words `parse` (pspmv::parse_format, parse_mapping,
+/// parse_schedule) accepts, and reports its pspmv::Error message otherwise.
+template <class Parse>
+CLI::Validator parses_as(Parse parse, const std::string& name) {
+  return CLI::Validator(
+      [parse](std::string& word) {
+        try {
+          parse(word);
+          return std::string();
+        } catch (const std::exception& e) {
+          return std::string(e.what());
+        }
+      },
+      name);
+}
 
 /// Adds --rows; `example` is the spec of the help's example ("--gen even --rows 524288").
 void add_rows(CLI::App* sub, InputOptions& in, const std::string& example);

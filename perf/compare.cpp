@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "harness/context.hpp"
 #include "harness/files.hpp"
 #include "harness/plots.hpp"
 #include "harness/runner.hpp"
@@ -27,24 +28,33 @@ struct CompareOptions {
 int run(const CompareOptions& o, const RunInfo& info) {
   const auto inputs = gather_inputs(o.inputs, "compare: give FILEs or --gen SPEC", "pspmv compare");
   make_dirs(o.out_dir);
-  const auto records = run_bench(inputs, o.bench, "pspmv compare");
+  print_warnings(run_warnings(info, {}, false));
+  const std::string dir = o.out_dir + "/";
+  // compare.json and the CSVs are rewritten after every input, so that a run cut short keeps
+  // what it measured; the plots and summary.txt come at the end.
+  const auto write = [&](const std::vector<Record>& records, const std::vector<CompareSummary>& summaries) {
+    nlohmann::json doc = run_json(info, false);
+    doc["context"] = context_json(info, run_warnings(info, records));
+    doc["records"] = records_json(records);
+    doc["summary"] = summary_json(summaries);
+    write_file_atomically(dir + "compare.json", doc.dump(2) + "\n");
+    write_file_atomically(dir + "records.csv", records_csv(records));
+    write_file_atomically(dir + "summary.csv", summary_csv(summaries));
+  };
+  const auto records = run_bench(inputs, o.bench, "pspmv compare",
+                                 [&](const std::vector<Record>& so_far) { write(so_far, summarize(so_far)); });
   const auto summaries = summarize(records);
   const std::string text = compare_table(summaries);
   std::cout << text;
-
-  nlohmann::json doc = run_json(info, false);
-  doc["records"] = records_json(records);
-  doc["summary"] = summary_json(summaries);
-  const std::string dir = o.out_dir + "/";
-  write_file_atomically(dir + "compare.json", doc.dump(2) + "\n");
-  write_file_atomically(dir + "records.csv", records_csv(records));
-  write_file_atomically(dir + "summary.csv", summary_csv(summaries));
+  write(records, summaries);
   write_file_atomically(dir + "summary.txt",
-                        "# " + info.command + "\n# commit " + info.commit + ", " + info.machine + "\n\n" + text);
-  const auto pngs = write_plots(summaries, o.out_dir, !o.no_plots);
+                        "# " + info.command + "\n# commit " + info.commit + ", " + info.machine + ", " + info.date +
+                            "\n\n" + text);
+  const auto pngs = write_plots(summaries, o.out_dir, !o.no_plots, plot_subtitle(info));
   std::cerr << "pspmv compare: wrote " << dir << "{compare.json, records.csv, summary.csv, summary.txt}";
   for (const auto& p : pngs) std::cerr << ", " << p;
   std::cerr << "\n";
+  print_warnings(run_warnings(info, records));
   int rc = 0;
   for (const auto& r : records)
     if (wrong(r)) {
@@ -60,14 +70,13 @@ Command add_compare(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
   BenchOptions& bo = o->bench;
   bo.precisions = {"f64"};
+  bo.interleave_best = true;
   auto* sub = app.add_subcommand(
       "compare", "pspmv's variants beside every available peer library (Kokkos Kernels, cuSPARSE, MKL, librsb, Eigen, "
                  "plain OpenMP): table, JSON, CSV and PNG plots of GB/s, x floor, speedups and break-even calls");
   add_inputs(sub, o->inputs);
   add_rows(sub, o->inputs, "even");
-  sub->add_option("--precision", bo.precisions, "f64 | f32 (default: f64)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"f64", "f32"}));
+  add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: f64)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median reported)");
   add_expected_calls(sub, bo.expected_calls);

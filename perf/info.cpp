@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -16,7 +17,7 @@ struct InfoOptions {
   InputOptions inputs;
   int lane_width = 32;
   bool json = false;
-  std::string format = "csr";
+  std::vector<std::string> formats{"csr"};
   int slice = 32;
   std::int64_t sigma = 1;
 };
@@ -108,7 +109,7 @@ int run(const InfoOptions& o) {
   for (const auto& in : inputs) {
     auto j = info_json(in, o.lane_width);
     j["host_isa"] = host_build();
-    if (o.format == "sell") j["sell"] = sell_json(in.A, o.slice, o.sigma);
+    if (std::find(o.formats.begin(), o.formats.end(), "sell") != o.formats.end()) j["sell"] = sell_json(in.A, o.slice, o.sigma);
     if (o.json) {
       all.push_back(j);
     } else {
@@ -129,8 +130,8 @@ Command add_info(CLI::App& app) {
   sub->add_option("--lane-width", o->lane_width, "lanes per group for the lane-slot model")->check(CLI::Range(1, 1024));
   sub->add_flag("--json", o->json, "print JSON instead of text");
   add_rows(sub, o->inputs, "skewed");
-  sub->add_option("--format", o->format, "csr | sell: sell adds the SELL-C-sigma lane-slots and padding report")
-      ->check(CLI::IsMember({"csr", "sell"}));
+  add_list(sub, "--format", o->formats, "csr | sell: sell adds the SELL-C-sigma lane-slots and padding report",
+           CLI::IsMember({"csr", "sell"}));
   sub->add_option("--slice", o->slice, "SELL slice height C (4, 8, 16, 32, 64)");
   sub->add_option("--sigma", o->sigma, "SELL sorting window in rows (1: no sorting)");
   return {sub, [o](const RunInfo&) { return run(*o); }};

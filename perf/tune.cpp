@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "harness/dispatch.hpp"
+#include "harness/context.hpp"
 #include "harness/files.hpp"
 
 namespace pspmv_cli {
@@ -130,7 +131,9 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
 /// cut short keeps what it measured.
 int run(const TuneCmdOptions& o, const RunInfo& info) {
   const auto inputs = gather_inputs(o.inputs, "tune: give FILEs or --gen SPEC");
+  print_warnings(run_warnings(info, {}, false));
   nlohmann::json doc = run_json(info, true);
+  doc["context"] = context_json(info, run_warnings(info, {}, false));
   doc["results"] = nlohmann::json::array();
   auto& out = doc["results"];
   with_space(o.space, [&](auto space) {
@@ -138,6 +141,7 @@ int run(const TuneCmdOptions& o, const RunInfo& info) {
     for (const auto& in : inputs)
       for (const auto& p : o.precisions) {
         with_precision(p, [&](auto value) { out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p)); });
+        doc["context"] = context_json(info, run_warnings(info, {}));
         if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
       }
   });
@@ -148,7 +152,10 @@ int run(const TuneCmdOptions& o, const RunInfo& info) {
   }
   std::cout << fmt::format("model within 10% of the exhaustive best: {} of {}; tuned within 5%: {} of {}\n", model_ok,
                            out.size(), tuned_ok, out.size());
+  doc["context"] = context_json(info, run_warnings(info, {}));
+  if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
   if (o.json == "-") std::cout << doc.dump(2) << "\n";
+  print_warnings(run_warnings(info, {}));
   return 0;
 }
 
@@ -159,9 +166,8 @@ Command add_tune(CLI::App& app) {
   auto* sub = app.add_subcommand("tune", "The model's plan, the tuned plan and the exhaustive best of each input, "
                                          "with analysis cost and break-even calls");
   add_inputs(sub, o->inputs);
-  sub->add_option("--precision", o->precisions, "f64 | f32 (default: f64)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"f64", "f32"}));
+  add_rows(sub, o->inputs, "skewed");
+  add_list(sub, "--precision", o->precisions, "f64 | f32 (default: f64)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, o->space);
   sub->add_option("--budget-calls", o->budget_calls, "tuning budget in multiplies of the model's plan")
       ->check(CLI::PositiveNumber);

@@ -39,15 +39,28 @@ std::size_t tokenize(std::string_view line, std::string_view* tok, std::size_t m
   return n;
 }
 
-bool parse_int(std::string_view t, std::int64_t& out) {
+/// What read_int made of a token.
+enum class IntToken { ok, not_integer, out_of_range };
+
+IntToken read_int(std::string_view t, std::int64_t& out) {
   // One optional sign: from_chars takes '-' only, so a '+' is dropped first ("+-3" is no number).
   if (!t.empty() && t[0] == '+') {
     t.remove_prefix(1);
-    if (!t.empty() && (t[0] == '-' || t[0] == '+')) return false;
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) return IntToken::not_integer;
   }
-  if (t.empty()) return false;
+  if (t.empty()) return IntToken::not_integer;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-  return ec == std::errc() && p == t.data() + t.size();
+  if (p != t.data() + t.size()) return IntToken::not_integer;
+  if (ec == std::errc::result_out_of_range) return IntToken::out_of_range;
+  return ec == std::errc() ? IntToken::ok : IntToken::not_integer;
+}
+
+/// The message for a token that read_int() did not accept as an integer field `what`.
+std::string int_problem(std::string_view t, IntToken r, const std::string& what) {
+  if (r == IntToken::out_of_range)
+    return what + " '" + std::string(t) + "' is out of range: integers here must lie within [-9223372036854775808, " +
+           "9223372036854775807]";
+  return what + " holds '" + std::string(t) + "', not an integer";
 }
 
 bool parse_real(std::string_view t, double& out) {
@@ -149,9 +162,17 @@ CooMatrix<double> parse_matrix_market(const std::string& text, const std::string
                                           (coordinate ? "3 integers: rows cols entries" : "2 integers: rows cols") +
                                           ", found " + std::to_string(nt) + " tokens");
   std::int64_t declared = 0;
-  if (!parse_int(tok[0], h.nrows) || !parse_int(tok[1], h.ncols) ||
-      (coordinate && !parse_int(tok[2], declared)))
-    throw ParseError(path, size_line, "size line holds a token that is not an integer: '" + std::string(line) + "'");
+  {
+    std::int64_t* const fields[3] = {&h.nrows, &h.ncols, &declared};
+    const char* const names[3] = {"rows", "cols", "entries"};
+    for (std::size_t k = 0; k < want; ++k) {
+      const IntToken r = read_int(tok[k], *fields[k]);
+      if (r == IntToken::out_of_range)
+        throw ParseError(path, size_line, std::string("size line: ") + int_problem(tok[k], r, names[k]));
+      if (r != IntToken::ok)
+        throw ParseError(path, size_line, "size line holds a token that is not an integer: '" + std::string(line) + "'");
+    }
+  }
   if (h.nrows < 0 || h.ncols < 0 || declared < 0)
     throw ParseError(path, size_line, "negative size on the size line");
   if (h.nrows > INT32_MAX || h.ncols > INT32_MAX)
@@ -198,8 +219,8 @@ CooMatrix<double> parse_matrix_market(const std::string& text, const std::string
   auto read_value = [&](std::string_view t, double& v) {
     if (integer) {
       std::int64_t iv = 0;
-      if (!parse_int(t, iv))
-        throw ParseError(path, lr.line_no, "integer field holds '" + std::string(t) + "', not an integer");
+      const IntToken r = read_int(t, iv);
+      if (r != IntToken::ok) throw ParseError(path, lr.line_no, int_problem(t, r, "integer field"));
       v = static_cast<double>(iv);
     } else if (!parse_real(t, v)) {
       throw ParseError(path, lr.line_no, "cannot read '" + std::string(t) + "' as a real number" +
@@ -218,7 +239,11 @@ CooMatrix<double> parse_matrix_market(const std::string& text, const std::string
         throw ParseError(path, lr.line_no, "entry must hold " + std::to_string(per) + " tokens (" +
                                                (pattern ? "row col" : "row col value") + "), found " + std::to_string(nt));
       std::int64_t i = 0, j = 0;
-      if (!parse_int(tok[0], i) || !parse_int(tok[1], j))
+      const IntToken ri = read_int(tok[0], i), rj = read_int(tok[1], j);
+      if (ri == IntToken::out_of_range || rj == IntToken::out_of_range)
+        throw ParseError(path, lr.line_no, int_problem(ri == IntToken::out_of_range ? tok[0] : tok[1],
+                                                       IntToken::out_of_range, "index"));
+      if (ri != IntToken::ok || rj != IntToken::ok)
         throw ParseError(path, lr.line_no, "row and column must be integers, found '" + std::string(tok[0]) + "' '" + std::string(tok[1]) + "'");
       if (i < 1 || i > h.nrows || j < 1 || j > h.ncols)
         throw ParseError(path, lr.line_no, "index (" + std::to_string(i) + ", " + std::to_string(j) +

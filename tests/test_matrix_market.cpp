@@ -235,6 +235,18 @@ TEST(MatrixMarket, WhitespaceAndLayoutVariants) {
                pspmv::Unsupported);
   expect_parse_error("sizeneg", "%%MatrixMarket matrix coordinate real general\n-1 2 0\n", 2, "negative");
   expect_parse_error("sizefloat", "%%MatrixMarket matrix coordinate real general\n2.0 2 0\n", 2, "not an integer");
+  // An integer beyond int64 is out of range, not "not an integer" (19 and 20 digits).
+  expect_parse_error("sizehuge", "%%MatrixMarket matrix coordinate real general\n2 2 9999999999999999999\n", 2,
+                     "entries '9999999999999999999' is out of range");
+  expect_parse_error("rowshuge", "%%MatrixMarket matrix coordinate real general\n-99999999999999999999 2 0\n", 2,
+                     "rows '-99999999999999999999' is out of range");
+  expect_parse_error("indexhuge", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 9223372036854775808 1\n", 3,
+                     "index '9223372036854775808' is out of range");
+  expect_parse_error("inthuge", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 9223372036854775808\n", 3,
+                     "integer field '9223372036854775808' is out of range");
+  // The largest int64 itself is in range (then too many entries for a 2 x 2 matrix).
+  expect_parse_error("sizemax", "%%MatrixMarket matrix coordinate real general\n2 2 9223372036854775807\n", 2,
+                     "more than the 2 x 2 matrix has positions");
   expect_parse_error("sizefour", "%%MatrixMarket matrix coordinate real general\n2 2 0 0\n", 2, "3 integers");
   expect_parse_error("arraysize", "%%MatrixMarket matrix array real general\n2 2 4\n", 2, "2 integers");
   expect_parse_error("symrect", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "square");

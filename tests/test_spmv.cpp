@@ -3,6 +3,7 @@
 // matrices, the BLAS alpha/beta semantics, the run-time schedules' queues and the unrolled
 // gathers.
 #include <optional>
+#include <unistd.h>
 
 #include "test_util.hpp"
 
@@ -311,3 +312,52 @@ TYPED_TEST(SpmvTest, UnrolledGathersOnTheHost) {
   }
 }
 
+
+// IEEE specials in the matrix: the reference row holding a NaN is NaN, the row holding +Inf
+// (times x) is an infinity of x's sign; every variant must give exactly those, and the check
+// (reference::row_matches) must accept them and hold only the finite rows to the tolerance.
+TYPED_TEST(SpmvTest, IeeeSpecialsInTheMatrix) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const std::string path = ::testing::TempDir() + "pspmv_ieee_specials_" + std::to_string(::getpid()) + ".mtx";
+  {
+    std::ofstream f(path);
+    f << "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2.5\n1 2 nan\n2 2 inf\n3 1 -1\n3 3 4\n";
+  }
+  const auto A = pspmv::read_matrix_market<V, O>(path);
+  ASSERT_EQ(A.nnz(), 5);
+  const std::vector<double> x = {0.5, -0.25, 0.75};
+  const auto ref = pspmv::reference::spmv(A, 1.0, x);
+  ASSERT_TRUE(std::isnan(ref.y[0]));
+  ASSERT_TRUE(std::isinf(ref.y[1]) && ref.y[1] < 0);  // +Inf times -0.25
+  ASSERT_TRUE(std::isfinite(ref.y[2]));
+  // The check itself: NaN matches NaN only, an infinity only the same infinity.
+  EXPECT_TRUE(pspmv::reference::row_matches<V>(std::nan(""), ref.y[0], ref.scale[0], 2));
+  EXPECT_FALSE(pspmv::reference::row_matches<V>(0.0, ref.y[0], ref.scale[0], 2));
+  EXPECT_TRUE(pspmv::reference::row_matches<V>(-INFINITY, ref.y[1], ref.scale[1], 1));
+  EXPECT_FALSE(pspmv::reference::row_matches<V>(INFINITY, ref.y[1], ref.scale[1], 1));
+  EXPECT_FALSE(pspmv::reference::row_matches<V>(std::nan(""), ref.y[1], ref.scale[1], 1));
+  EXPECT_FALSE(pspmv::reference::row_matches<V>(std::nan(""), ref.y[2], ref.scale[2], 2));
+  EXPECT_FALSE(pspmv::reference::row_matches<V>(ref.y[2] + 1.0, ref.y[2], ref.scale[2], 2));
+  using PlanT = typename TestFixture::PlanT;
+  for (auto f : pspmv::all_formats)
+    for (auto m : pspmv::all_mappings)
+      for (auto s : pspmv::all_schedules) {
+        pspmv::AnalyzeOptions opt;
+        opt.format = f;
+        opt.mapping = m;
+        opt.schedule = s;
+        PlanT plan = pspmv::analyze<typename TestFixture::Exec>(A, opt);
+        typename PlanT::vector_type dx("x", 3), dy("y", 3);
+        auto hx = Kokkos::create_mirror_view(dx);
+        for (int j = 0; j < 3; ++j) hx(j) = static_cast<V>(x[j]);
+        Kokkos::deep_copy(dx, hx);
+        Kokkos::deep_copy(dy, std::numeric_limits<V>::quiet_NaN());
+        plan.multiply(V(1), dx, V(0), dy);
+        Kokkos::fence();
+        auto hy = Kokkos::create_mirror_view(dy);
+        Kokkos::deep_copy(hy, dy);
+        const std::vector<double> got = {double(hy(0)), double(hy(1)), double(hy(2))};
+        EXPECT_TRUE(pspmv_test::matches_reference(A, got, ref)) << plan.describe();
+      }
+}

@@ -2,9 +2,74 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <numeric>
 #include <sstream>
 
 namespace pspmv_cli {
+
+namespace {
+
+/// The q-quantile (0..1) of sorted samples, linear between order statistics.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+Timing timing_of(std::vector<double> samples) {
+  Timing t;
+  if (samples.empty()) return t;
+  std::sort(samples.begin(), samples.end());
+  const double n = static_cast<double>(samples.size());
+  t.min_s = samples.front();
+  t.median_s = quantile(samples, 0.5);
+  t.iqr_s = quantile(samples, 0.75) - quantile(samples, 0.25);
+  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
+  double ss = 0;
+  for (const double x : samples) ss += (x - mean) * (x - mean);
+  t.cv = mean > 0 ? std::sqrt(ss / n) / mean : 0;
+  return t;
+}
+
+void mark_noise(Record& r, double load, double load_limit) {
+  if (r.skipped) return;
+  std::vector<std::string> why;
+  if (r.min_s > 0 && r.median_s / r.min_s > noisy_median_over_min)
+    why.push_back(fmt::format("median/min {:.2f} > {}", r.median_s / r.min_s, noisy_median_over_min));
+  if (r.ratio_to_floor > 0 && r.ratio_to_floor < 1)
+    why.push_back(fmt::format("below the floor ({:.2f}x)", r.ratio_to_floor));
+  if (load >= 0 && load > load_limit)
+    why.push_back(fmt::format("load average {:.2f} above {:.0f}", load, load_limit));
+  for (const auto& w : why) {
+    if (!r.noise.empty()) r.noise += "; ";
+    r.noise += w;
+  }
+  r.noisy = r.noisy || !why.empty();
+}
+
+std::string noise_warning(const Record& r) {
+  // The load alone is the run's warning (context.hpp run_warnings), not one line per timing.
+  if (!r.noisy || (r.noise.find("median/min") == std::string::npos && r.noise.find("below the floor") == std::string::npos))
+    return "";
+  return fmt::format("pspmv: warning: {} {} {} {}: noisy timing ({})\n", r.matrix, r.precision, r.impl, r.variant,
+                     r.noise);
+}
+
+std::string csv_field(const std::string& s) {
+  const bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
+                     (!s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
+                                     std::isspace(static_cast<unsigned char>(s.back()))));
+  if (!quote) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
 
 Record complete(Record r, const std::string& impl, const std::string& variant, const std::string& plan,
                 const std::string& reason, double analyze_s, const Timing& t, const std::string& unplanned) {
@@ -16,6 +81,8 @@ Record complete(Record r, const std::string& impl, const std::string& variant, c
   r.analyze_s = analyze_s;
   r.median_s = t.median_s;
   r.min_s = t.min_s;
+  r.iqr_s = t.iqr_s;
+  r.time_cv = t.cv;
   r.gflops = t.median_s > 0 ? 2.0 * static_cast<double>(r.nnz) / t.median_s * 1e-9 : 0;
   r.gbs = t.median_s > 0 ? r.bytes / t.median_s * 1e-9 : 0;
   r.floor_gbs = r.floor_s > 0 ? r.bytes / r.floor_s * 1e-9 : 0;
@@ -45,23 +112,31 @@ nlohmann::json to_json(const Record& r) {
           {"nnz", r.nnz},             {"mean_row", r.mean_len},   {"max_row", r.max_len},
           {"cv_row", r.cv},           {"offset_bits", r.offset_bits},
           {"analyze_s", r.analyze_s}, {"warmups", r.warmups},     {"reps", r.reps},
-          {"median_s", r.median_s},   {"min_s", r.min_s},         {"gflops", r.gflops},
+          {"median_s", r.median_s},   {"min_s", r.min_s},         {"iqr_s", r.iqr_s},
+          {"cv", r.time_cv},          {"noisy", r.noisy},         {"noise", r.noise},
+          {"gflops", r.gflops},
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
           {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified},
-          {"skipped", r.skipped},     {"unplanned", r.unplanned}};
+          {"skipped", r.skipped},     {"unplanned", r.unplanned},
+          {"interleaved", r.paired_with.empty() ? nlohmann::json(nullptr)
+                                                : nlohmann::json{{"with", r.paired_with},
+                                                                 {"median_s", r.paired_s},
+                                                                 {"other_median_s", r.paired_other_s}}}};
 }
 
 std::string csv_header() {
   return "matrix,space,precision,impl,variant,rows,cols,nnz,offset_bits,analyze_s,warmups,reps,median_s,min_s,"
-         "gflops,min_bytes,gbs,floor_s,floor_gbs,ratio_to_floor,max_rel_err,verified\n";
+         "iqr_s,cv,gflops,min_bytes,gbs,floor_s,floor_gbs,ratio_to_floor,max_rel_err,verified,noisy,noise\n";
 }
 
 std::string to_csv(const Record& r) {
-  return fmt::format("{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{}\n",
-                     r.matrix, r.space, r.precision, r.impl, r.variant, r.rows, r.cols, r.nnz, r.offset_bits,
-                     r.analyze_s, r.warmups, r.reps, r.median_s, r.min_s, r.gflops, r.bytes, r.gbs, r.floor_s,
-                     r.floor_gbs, r.ratio_to_floor, r.max_rel_err, r.verified ? "true" : "false");
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{},{},{}\n",
+      csv_field(r.matrix), csv_field(r.space), csv_field(r.precision), csv_field(r.impl), csv_field(r.variant), r.rows,
+      r.cols, r.nnz, r.offset_bits, r.analyze_s, r.warmups, r.reps, r.median_s, r.min_s, r.iqr_s, r.time_cv, r.gflops,
+      r.bytes, r.gbs, r.floor_s, r.floor_gbs, r.ratio_to_floor, r.max_rel_err, r.verified ? "true" : "false",
+      r.noisy ? "true" : "false", csv_field(r.noise));
 }
 
 }  // namespace pspmv_cli

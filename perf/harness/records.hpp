@@ -3,15 +3,25 @@
 // (ARCHITECTURE.md rule 11).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 namespace pspmv_cli {
 
-/// What verify-then-time measured of one run.
+/// What verify-then-time measured of one run: the median and minimum of the timed samples and
+/// their dispersion (interquartile range, seconds; coefficient of variation, standard deviation
+/// over mean).
 struct Timing {
-  double median_s = 0, min_s = 0, max_rel_err = 0;
+  double median_s = 0, min_s = 0, iqr_s = 0, cv = 0, max_rel_err = 0;
   bool verified = false;
 };
+
+/// The Timing of a set of samples (seconds): median, minimum, interquartile range (linear
+/// interpolation between order statistics) and coefficient of variation. Empty: all zero.
+Timing timing_of(std::vector<double> samples);
+
+/// A timing whose median exceeds its minimum by more than this factor is noisy.
+inline constexpr double noisy_median_over_min = 1.2;
 
 /// One measured run (one line of the table, one JSON object).
 struct Record {
@@ -24,11 +34,33 @@ struct Record {
   int offset_bits = 64;
   double analyze_s = 0;
   int warmups = 0, reps = 0;
-  double median_s = 0, min_s = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
+  double median_s = 0, min_s = 0, iqr_s = 0, time_cv = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
          ratio_to_floor = 0, max_rel_err = 0;
   bool verified = false;
   bool skipped = false;  ///< a peer variant that cannot run here (plan holds why)
+  /// Whether the timing cannot be trusted, and why ("median/min 1.43 > 1.2", "below the floor
+  /// (0.81x)", "load average 5.2 above the 2 cores"; reasons joined by "; ").
+  bool noisy = false;
+  std::string noise;
+  /// compare: this variant (a peer's best, or pspmv's best) timed again interleaved sample by
+  /// sample with the other side of the pair (`paired_with`), both medians in seconds; 0: not paired.
+  std::string paired_with;
+  double paired_s = 0, paired_other_s = 0;
 };
+
+/// Marks r noisy, with its reason, when its median over its minimum exceeds
+/// noisy_median_over_min, when it ran below its floor (ratio_to_floor < 1: the floor bounds
+/// nothing here, or the data stayed in a cache), or when `load` (the load average while it
+/// ran, negative: unknown) exceeds `load_limit`. Skipped records are never noisy.
+void mark_noise(Record& r, double load, double load_limit);
+
+/// "pspmv: warning: MATRIX PREC IMPL VARIANT: noisy timing (REASONS)\n" for a record noisy by its
+/// own samples or its floor, else "" (a load above the cores is warned of once per run).
+std::string noise_warning(const Record& r);
+
+/// RFC 4180 quoting of one CSV field: as it is, or in double quotes (quotes doubled) when it
+/// holds a comma, a double quote, a line break or leading or trailing white space.
+std::string csv_field(const std::string& s);
 
 /// `base` (the matrix's fields, bytes and floor) completed by one run: its names, analysis
 /// time and timing, and the rates derived from them.

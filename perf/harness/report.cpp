@@ -7,9 +7,10 @@
 namespace pspmv_cli {
 
 std::string table(const std::vector<Record>& records) {
-  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
-                              "matrix", "prec", "impl", "variant", "median ms", "min ms", "GFLOP/s", "GB/s",
+  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
+                              "matrix", "prec", "impl", "variant", "median ms", "min ms", "cv %", "GFLOP/s", "GB/s",
                               "x floor", "analyze ms", "max err", "check");
+  std::size_t noisy = 0;
   std::string last;
   for (const auto& r : records) {
     if (r.matrix + r.precision != last && !last.empty()) s += "\n";
@@ -19,10 +20,11 @@ std::string table(const std::vector<Record>& records) {
                        r.variant.substr(0, 52), r.plan);
       continue;
     }
-    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}\n",
+    noisy += r.noisy;
+    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>6.1f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}{}\n",
                      r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 52), r.median_s * 1e3,
-                     r.min_s * 1e3, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3, r.max_rel_err,
-                     r.verified ? "ok" : "WRONG");
+                     r.min_s * 1e3, 100 * r.time_cv, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3,
+                     r.max_rel_err, r.verified ? "ok" : "WRONG", r.noisy ? " noisy" : "");
   }
   for (const auto& r : records)
     if (r.variant.rfind("auto", 0) == 0 && !r.reason.empty())
@@ -30,6 +32,9 @@ std::string table(const std::vector<Record>& records) {
   if (!records.empty())
     s += fmt::format("\nfloor: {} of the minimum bytes (row_ptr, col_idx, values, x once; y written once); "
                      "x floor = median / floor time\n", records.front().floor_method);
+  if (noisy > 0)
+    s += fmt::format("noisy: {} of the timings (median/min > {}, below the floor, or under load; the JSON's \"noise\" "
+                     "says which); do not read them as results\n", noisy, noisy_median_over_min);
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "harness/context.hpp"
 #include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/version.hpp"
 #include "pspmv_build_commit.hpp"  // PSPMV_BUILD_COMMIT, written at build time
@@ -57,6 +58,8 @@ RunInfo run_info(int argc, char** argv) {
   info.commit = build_commit();
   info.machine = machine_description();
   info.host_isa = host_build();
+  info.date = utc_now();
+  info.load_start = load_average();
   return info;
 }
 

@@ -12,6 +12,8 @@ struct RunInfo {
   std::string commit;   ///< the build's git commit (build_commit())
   std::string machine;  ///< host name, CPU model and host threads (machine_description())
   std::string host_isa;  ///< what the host code was built for (host_build())
+  std::string date;      ///< UTC, ISO 8601, when the run started (context.hpp utc_now())
+  double load_start = -1;  ///< the 1-minute load average when the run started (-1: unknown)
 };
 
 /// "-march=native (avx512, 64-byte SIMD)": the host instruction set of this build.

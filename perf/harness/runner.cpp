@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 
+#include "harness/context.hpp"
 #include "harness/dispatch.hpp"
 #include "harness/floor.hpp"
+#include "harness/interleave.hpp"
 #include "harness/verify_then_time.hpp"
 #include "peers/registry.hpp"
 
@@ -96,6 +99,45 @@ Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, co
   return r;
 }
 
+/// compare: pspmv's best variant among out[first..] timed again beside each peer's best,
+/// interleaved (time_pair); the pair's medians go into the peer's record (paired_*).
+template <class Exec, class Value, class Offset>
+void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenTime<Exec, Value, Offset>& vt,
+                       const BenchOptions& o, const std::vector<pspmv_peers::Peer>& peers, std::vector<Record>& out,
+                       std::size_t first) {
+  const auto usable = [](const Record& r) { return !r.skipped && r.verified && r.median_s > 0; };
+  const Record* best = nullptr;
+  for (std::size_t i = first; i < out.size(); ++i)
+    if (out[i].impl == "pspmv" && usable(out[i]) && (!best || out[i].median_s < best->median_s)) best = &out[i];
+  if (!best) return;
+  const auto variants = pspmv_variants(o);
+  const auto v = std::find_if(variants.begin(), variants.end(), [&](const auto& p) { return p.first == best->variant; });
+  if (v == variants.end()) return;
+  const std::string best_label = "pspmv " + best->variant;
+  auto plan = pspmv::analyze<Exec>(A, v->second);
+  const std::function<void()> ours = [&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); };
+  std::map<std::string, std::size_t> peer_best;  // impl -> index of its fastest record
+  for (std::size_t i = first; i < out.size(); ++i) {
+    const Record& r = out[i];
+    if (r.impl == "pspmv" || !usable(r)) continue;
+    const auto it = peer_best.find(r.impl);
+    if (it == peer_best.end() || r.median_s < out[it->second].median_s) peer_best[r.impl] = i;
+  }
+  for (const auto& [impl, i] : peer_best) {
+    Record& r = out[i];
+    const auto p = std::find_if(peers.begin(), peers.end(),
+                                [&](const auto& q) { return q.impl == r.impl && q.variant == r.variant && q.run; });
+    if (p == peers.end()) continue;
+    const auto [theirs, mine] = time_pair<Exec>(p->run, ours, o.warmups, o.reps);
+    r.paired_with = best_label;
+    r.paired_s = theirs.median_s;
+    r.paired_other_s = mine.median_s;
+    std::cerr << fmt::format("  {:<22} {} {:<14} interleaved with {}: {:.4f} ms vs {:.4f} ms ({:.2f}x)\n", r.matrix,
+                             r.precision, r.impl, best_label, theirs.median_s * 1e3, mine.median_s * 1e3,
+                             mine.median_s > 0 ? theirs.median_s / mine.median_s : 0.0);
+  }
+}
+
 template <class Exec, class Value, class Offset>
 void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
   const auto A = convert_input<Value, Offset>(in);
@@ -104,12 +146,15 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2));
   base.floor_s = floor.seconds;
   base.floor_method = floor.method;
+  const std::size_t first = out.size();
   auto add = [&](Record r) {
+    mark_noise(r, load_average(), load_limit(true));
     if (r.skipped)
       std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} skipped: {}\n", r.matrix, r.precision, r.impl, r.variant, r.plan);
     else
       std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} {:>10.4f} ms {}\n", r.matrix, r.precision, r.impl, r.variant,
                                r.median_s * 1e3, r.verified ? "ok" : "WRONG");
+    std::cerr << noise_warning(r);
     out.push_back(std::move(r));
   };
 
@@ -130,15 +175,18 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   if (!o.peers) return;
   const auto dA = pspmv::copy_to<typename Exec::memory_space>(A);  // the peers' own CSR copy in Exec's memory
   const pspmv_peers::Problem<Exec, Value, Offset> problem{A, dA, vt.x, vt.y, o.expected_calls};
-  for (const auto& p : pspmv_peers::make_peers(problem)) {
+  const auto peers = pspmv_peers::make_peers(problem);
+  for (const auto& p : peers) {
     if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));
     else if (p.note.rfind("absent:", 0) != 0) add(skipped(base, p.impl, p.variant, p.note));
   }
+  if (o.interleave_best) retime_best_pairs<Exec>(A, vt, o, peers, out, first);
 }
 
 }  // namespace
 
-std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptions& o, const char* progress) {
+std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptions& o, const char* progress,
+                              const std::function<void(const std::vector<Record>&)>& after_input) {
   std::vector<Record> out;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const auto& in = inputs[i];
@@ -156,6 +204,7 @@ std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptio
           else bench_typed<Exec, Value, std::int32_t>(in, o, out);
         });
     });
+    if (after_input) after_input(out);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // The benchmark of one input: every requested pspmv variant and every peer, each verified
 // against the long-double reference and timed (verify_then_time.hpp), against a bandwidth floor
 // measured in the same process (floor.hpp). `pspmv bench` and `pspmv compare` run it.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,15 +25,21 @@ struct BenchOptions {
   std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8, 16)
   std::vector<std::string> long_modes;  ///< SELL variants once per long-row mode ("split", "warp"); empty: default
   std::int64_t expected_calls = 1000;   ///< the calls hint given to peers that take one (MKL's mkl_sparse_set_mv_hint)
+  /// compare: after the sweep of an input, time pspmv's best variant again beside each peer's
+  /// best, interleaved (harness/interleave.hpp), into the peer records' paired_* fields
+  bool interleave_best = false;
 };
 
 /// The pspmv variant that stands for an unplanned call (plain CSR, one thread per row, static
 /// chunks: no conversion, no choice); every other pspmv plan's break-even is counted against it.
 inline const char* const unplanned_pspmv_variant = "csr thread_per_row/static_chunks";
 
-/// Runs the benchmark on every input; one record per run. Progress goes to stderr; with
-/// `progress` given, each input is announced first as "<progress>: [i/n] NAME (ROWS x COLS, nnz NNZ)".
+/// Runs the benchmark on every input; one record per run, each marked noisy or not (mark_noise;
+/// a warning on stderr when it is). Progress goes to stderr; with `progress` given, each input is
+/// announced first as "<progress>: [i/n] NAME (ROWS x COLS, nnz NNZ)". `after_input`, when
+/// given, is called with the records so far after each input (to write them out).
 std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptions& options,
-                              const char* progress = nullptr);
+                              const char* progress = nullptr,
+                              const std::function<void(const std::vector<Record>&)>& after_input = {});
 
 }  // namespace pspmv_cli

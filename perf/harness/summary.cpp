@@ -68,6 +68,10 @@ CompareEntry entry_of(const std::string& label, const Record& r, const std::vect
   e.ratio_to_floor = r.ratio_to_floor;
   e.analyze_s = r.analyze_s;
   e.break_even = record_break_even(r, group);
+  e.min_s = r.min_s;
+  e.noisy = r.noisy;
+  e.paired_s = r.paired_s;
+  e.paired_pspmv_s = r.paired_other_s;
   return e;
 }
 
@@ -78,12 +82,18 @@ double geomean(const std::vector<double>& v) {
   return std::exp(s / static_cast<double>(v.size()));
 }
 
-/// e's time over pspmv's best variant and over its automatic plan in m (0 where m lacks one).
+}  // namespace
+
 std::pair<double, double> time_over_pspmv(const CompareSummary& m, const CompareEntry& e) {
   const auto* best = find_entry(m.entries, "pspmv best");
   const auto* automatic = find_entry(m.entries, "pspmv auto");
-  return {best ? e.median_s / best->median_s : 0, automatic ? e.median_s / automatic->median_s : 0};
+  const double over_best = e.paired_s > 0 && e.paired_pspmv_s > 0 ? e.paired_s / e.paired_pspmv_s
+                           : best                                 ? e.median_s / best->median_s
+                                                                  : 0;
+  return {over_best, automatic ? e.median_s / automatic->median_s : 0};
 }
+
+namespace {
 
 }  // namespace
 
@@ -146,8 +156,8 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
       const auto [sb, sa] = time_over_pspmv(m, e);
       if (peer && best) over_best[e.impl].push_back(sb);
       if (peer && automatic) over_auto[e.impl].push_back(sa);
-      s += fmt::format("  {:<16} {:<44} {:>10.4f} {:>8.2f} {:>7.2f} {:>11.3f} {:>10} {:>10} {:>10}\n", e.label,
-                       e.variant.substr(0, 44), e.median_s * 1e3, e.gbs, e.ratio_to_floor, e.analyze_s * 1e3,
+      s += fmt::format("  {:<16} {:<44} {:>9.4f}{} {:>8.2f} {:>7.2f} {:>11.3f} {:>10} {:>10} {:>10}\n", e.label,
+                       e.variant.substr(0, 44), e.median_s * 1e3, e.noisy ? "*" : " ", e.gbs, e.ratio_to_floor, e.analyze_s * 1e3,
                        fmt_break_even(e.break_even), peer && best ? fmt::format("{:.2f}x", sb) : std::string(""),
                        peer && automatic ? fmt::format("{:.2f}x", sa) : std::string(""));
     }
@@ -169,7 +179,9 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
                        geomean(a), wins(a), a.size());
     }
   }
-  s += "\nthis/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan.\n"
+  s += "\nthis/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan;\n"
+       "  a peer's this/best comes from its best and pspmv's best timed again, interleaved sample by sample.\n"
+       "  '*' after a median: a noisy timing (median/min > 1.2, below the floor, or under load; see the JSON).\n"
        "break-even: extra analysis time / (unplanned call time - planned call time); the unplanned call is\n"
        "  pspmv: CSR thread_per_row/static_chunks; MKL: mkl_sparse_?_mv without optimize; librsb: untuned;\n"
        "  cuSPARSE: CSR_ALG1. '-': no analysis stage; never: the plan is not faster than the unplanned call.\n";
@@ -196,7 +208,7 @@ std::string records_csv(const std::vector<Record>& records) {
     const double b = record_break_even(r, groups.at(key(r)));
     std::string line = to_csv(r);
     line.pop_back();
-    csv += line + "," + r.unplanned + "," +
+    csv += line + "," + csv_field(r.unplanned) + "," +
            (b < 0 ? std::string("") : std::isinf(b) ? std::string("never") : fmt::format("{:.6g}", b)) + "\n";
   }
   return csv;
@@ -211,7 +223,8 @@ nlohmann::json summary_json(const std::vector<CompareSummary>& summaries) {
       je.push_back({{"label", e.label}, {"impl", e.impl}, {"variant", e.variant}, {"median_s", e.median_s},
                     {"gbs", e.gbs}, {"ratio_to_floor", e.ratio_to_floor}, {"analyze_s", e.analyze_s},
                     {"break_even_calls", break_even_json(e.break_even)}, {"time_over_pspmv_best", sb},
-                    {"time_over_pspmv_auto", sa}});
+                    {"time_over_pspmv_best_interleaved", e.paired_s > 0}, {"time_over_pspmv_auto", sa},
+                    {"min_s", e.min_s}, {"noisy", e.noisy}});
     }
     nlohmann::json jp = nlohmann::json::array();
     for (const auto& e : m.planned)
@@ -229,8 +242,9 @@ std::string summary_csv(const std::vector<CompareSummary>& summaries) {
   for (const auto& m : summaries)
     for (const auto& e : m.entries) {
       const auto [sb, sa] = time_over_pspmv(m, e);
-      csv += fmt::format("{},{},{},{},{},{:.4f},{},{},\"{}\",{:.6e},{:.4f},{:.4f},{:.6e},{},{:.4f},{:.4f}\n", m.matrix,
-                         m.precision, m.space, m.rows, m.nnz, m.floor_gbs, e.label, e.impl, e.variant, e.median_s, e.gbs,
+      csv += fmt::format("{},{},{},{},{},{:.4f},{},{},{},{:.6e},{:.4f},{:.4f},{:.6e},{},{:.4f},{:.4f}\n", csv_field(m.matrix),
+                         m.precision, csv_field(m.space), m.rows, m.nnz, m.floor_gbs, csv_field(e.label),
+                         csv_field(e.impl), csv_field(e.variant), e.median_s, e.gbs,
                          e.ratio_to_floor, e.analyze_s, e.break_even < 0 ? std::string("") : fmt_break_even(e.break_even),
                          sb, sa);
     }

@@ -24,6 +24,11 @@ struct CompareEntry {
   std::string impl, variant;
   double median_s = 0, gbs = 0, ratio_to_floor = 0, analyze_s = 0;
   double break_even = -1;  ///< -1: no analysis stage to repay; +inf: never repaid
+  double min_s = 0;        ///< the minimum of its timed samples (the plots' error bars)
+  bool noisy = false;      ///< its record's mark_noise
+  /// A peer's best timed again interleaved with pspmv's best variant (Record::paired_*): its
+  /// median and pspmv's; 0 when not re-timed. The speedups use these pairs where present.
+  double paired_s = 0, paired_pspmv_s = 0;
 };
 
 /// The summary of one matrix at one precision.
@@ -52,6 +57,11 @@ std::string compare_table(const std::vector<CompareSummary>& summaries);
 /// calls (and, in the CSV, its unplanned variant).
 nlohmann::json records_json(const std::vector<Record>& records);
 std::string records_csv(const std::vector<Record>& records);
+
+/// e's time over pspmv's best variant and over its automatic plan in m (0 where m lacks one).
+/// Over the best: the interleaved pair's ratio where e was re-timed (paired_s), else the
+/// ratio of the sweep's medians.
+std::pair<double, double> time_over_pspmv(const CompareSummary& m, const CompareEntry& e);
 
 /// The summaries as JSON and as CSV.
 nlohmann::json summary_json(const std::vector<CompareSummary>& summaries);

@@ -41,7 +41,7 @@ class VerifyThenTime {
   }
 
   /// Poisons y with NaN, runs once and checks every row (row_matches), then times `reps` runs
-  /// after `warmups`, each fenced: median and minimum seconds.
+  /// after `warmups`, each fenced: median, minimum and dispersion (timing_of).
   Timing measure(const std::function<void()>& run) const {
     Timing t;
     Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
@@ -60,8 +60,11 @@ class VerifyThenTime {
       Exec().fence();
       times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
-    t.min_s = times.empty() ? 0 : *std::min_element(times.begin(), times.end());
-    t.median_s = pspmv::median_of(times);
+    const Timing spread = timing_of(times);
+    t.median_s = spread.median_s;
+    t.min_s = spread.min_s;
+    t.iqr_s = spread.iqr_s;
+    t.cv = spread.cv;
     return t;
   }
 

@@ -9,6 +9,15 @@
 
 namespace pspmv_peers {
 
+std::string eigen_version() {
+#if defined(PSPMV_HAVE_EIGEN)
+  return std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+         std::to_string(EIGEN_MINOR_VERSION);
+#else
+  return "";
+#endif
+}
+
 bool eigen_available() {
 #if defined(PSPMV_HAVE_EIGEN)
   return true;

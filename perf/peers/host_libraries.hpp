@@ -5,6 +5,7 @@
 // mkl_sparse_optimize). Each is optional at configure time (used when found, an "absent:"
 // entry otherwise). A static library of their own (pspmv_host_peers), tested by
 // tests/test_host_peers.cpp. x (ncols) and y (nrows) are host arrays that must outlive the peers.
+#include <string>
 #include <vector>
 
 #include "peers/peer.hpp"
@@ -14,6 +15,11 @@ namespace pspmv_peers {
 bool eigen_available();
 bool librsb_available();
 bool mkl_available();
+
+/// Each library's version ("2020.0.4", "3.4.0", "1.3.0.1"); empty when it is absent.
+std::string eigen_version();
+std::string librsb_version();
+std::string mkl_version();
 
 /// Every host library's variants, in a fixed order: Eigen; librsb untuned, then autotuned;
 /// MKL without, then with mkl_sparse_optimize. An absent library, or one that cannot take

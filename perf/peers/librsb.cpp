@@ -10,6 +10,14 @@
 
 namespace pspmv_peers {
 
+std::string librsb_version() {
+#if defined(PSPMV_HAVE_LIBRSB)
+  return RSB_PACKAGE_VERSION;
+#else
+  return "";
+#endif
+}
+
 bool librsb_available() {
 #if defined(PSPMV_HAVE_LIBRSB)
   return true;

@@ -12,6 +12,16 @@
 
 namespace pspmv_peers {
 
+std::string mkl_version() {
+#if defined(PSPMV_HAVE_MKL)
+  MKLVersion v;
+  mkl_get_version(&v);
+  return std::to_string(v.MajorVersion) + "." + std::to_string(v.MinorVersion) + "." + std::to_string(v.UpdateVersion);
+#else
+  return "";
+#endif
+}
+
 bool mkl_available() {
 #if defined(PSPMV_HAVE_MKL)
   return true;

@@ -1,0 +1,105 @@
+# ctest tool_records: what the tool's records say and how it reads its command line.
+# - `pspmv bench` on a 3x3 Matrix Market file holding a nan and an inf, whose name holds a
+#   comma, exits 0 with every variant and peer verified, in both precisions (a comma list);
+# - its JSON has the context block with every key of docs/benchmarking.md, and each record its
+#   dispersion and noise mark; its CSV parses back (Python's csv module where python3 exists,
+#   else the quoted name is checked) with as many fields in every line as in the header;
+# - `--gen SPEC FILE` takes one spec and reads FILE as a file;
+# - a size line with a 19-digit entry count is "out of range", not "not an integer".
+# Inputs: -DTOOL=<pspmv> -DWORK=<folder>
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(mtx "${WORK}/my,matrix.mtx")
+file(WRITE "${mtx}" "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2.5\n1 2 nan\n2 2 inf\n3 1 -1\n3 3 4\n")
+
+execute_process(COMMAND "${TOOL}" bench "${mtx}" --precision f64,f32 --reps 3 --warmups 1
+                        --json "${WORK}/bench.json" --csv "${WORK}/bench.csv"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR out MATCHES "WRONG")
+  message(FATAL_ERROR "pspmv bench on nan/inf exited ${rc}:\n${out}\n${err}")
+endif()
+file(READ "${WORK}/bench.json" json)
+string(JSON n LENGTH "${json}" records)
+if(n LESS 20)
+  message(FATAL_ERROR "bench.json holds only ${n} records")
+endif()
+set(peers 0)
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON skipped GET "${json}" records ${i} skipped)
+  string(JSON verified GET "${json}" records ${i} verified)
+  string(JSON impl GET "${json}" records ${i} impl)
+  string(JSON prec GET "${json}" records ${i} precision)
+  if(NOT skipped AND NOT verified)
+    message(FATAL_ERROR "record ${i} (${impl} ${prec}) not verified on the nan/inf matrix")
+  endif()
+  if(NOT impl STREQUAL "pspmv" AND NOT skipped)
+    math(EXPR peers "${peers} + 1")
+  endif()
+  foreach(key iqr_s cv noisy noise)
+    string(JSON t ERROR_VARIABLE e TYPE "${json}" records ${i} ${key})
+    if(e)
+      message(FATAL_ERROR "record ${i} lacks ${key}: ${e}")
+    endif()
+  endforeach()
+endforeach()
+if(peers EQUAL 0)
+  message(FATAL_ERROR "no peer ran on the nan/inf matrix:\n${err}")
+endif()
+foreach(key schema date host cpu_model cores threads numa_nodes caches gpu compiler cxx_flags build_type host_isa
+            host_simd_bytes pspmv_version commit kokkos_version peer_versions omp_env kokkos_settings
+            load_average_start load_average_end warnings)
+  string(JSON t ERROR_VARIABLE e TYPE "${json}" context ${key})
+  if(e)
+    message(FATAL_ERROR "bench.json's context lacks ${key}: ${e}")
+  endif()
+endforeach()
+foreach(key L1d_bytes L2_bytes L3_bytes)
+  string(JSON t ERROR_VARIABLE e TYPE "${json}" context caches ${key})
+  if(e)
+    message(FATAL_ERROR "bench.json's context.caches lacks ${key}: ${e}")
+  endif()
+endforeach()
+foreach(key OMP_NUM_THREADS OMP_PROC_BIND OMP_PLACES)
+  string(JSON t ERROR_VARIABLE e TYPE "${json}" context omp_env ${key})
+  if(e)
+    message(FATAL_ERROR "bench.json's context.omp_env lacks ${key}: ${e}")
+  endif()
+endforeach()
+string(JSON date GET "${json}" context date)
+if(NOT date MATCHES "^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z$")
+  message(FATAL_ERROR "context.date is not UTC ISO 8601: ${date}")
+endif()
+string(JSON threads GET "${json}" context threads)
+if(NOT threads GREATER 0)
+  message(FATAL_ERROR "context.threads is ${threads}")
+endif()
+
+find_program(PYTHON3 python3)
+if(PYTHON3)
+  execute_process(COMMAND "${PYTHON3}" -c
+    "import csv,sys\nrows=list(csv.reader(open(sys.argv[1], newline='')))\nh=rows[0]\nbad=[r for r in rows[1:] if len(r)!=len(h)]\nassert not bad, bad\nassert len(rows)>20, len(rows)\nassert all(r[h.index('matrix')]=='my,matrix' for r in rows[1:]), rows[1]\nassert all(r[h.index('verified')]=='true' for r in rows[1:])\n"
+    "${WORK}/bench.csv" RESULT_VARIABLE rc ERROR_VARIABLE perr)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "bench.csv does not parse back with Python's csv module: ${perr}")
+  endif()
+else()
+  file(STRINGS "${WORK}/bench.csv" lines)
+  list(GET lines 1 first)
+  if(NOT first MATCHES "^\"my,matrix\",")
+    message(FATAL_ERROR "bench.csv does not quote the name that holds a comma: ${first}")
+  endif()
+endif()
+
+# --gen takes one spec per occurrence: the file after it is read as a file.
+execute_process(COMMAND "${TOOL}" info --gen even:4096 "${mtx}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "my,matrix" OR NOT out MATCHES "even:4096")
+  message(FATAL_ERROR "info --gen even:4096 FILE did not read both (exit ${rc}):\n${out}\n${err}")
+endif()
+
+# A 19-digit entry count: out of range, named as such.
+file(WRITE "${WORK}/huge.mtx" "%%MatrixMarket matrix coordinate real general\n3 3 9999999999999999999\n1 1 1\n")
+execute_process(COMMAND "${TOOL}" info "${WORK}/huge.mtx" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "huge.mtx:2: .*entries '9999999999999999999' is out of range")
+  message(FATAL_ERROR "a 19-digit nnz gave exit ${rc}:\n${err}")
+endif()
