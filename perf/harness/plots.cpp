@@ -41,12 +41,6 @@ struct Plot {
   bool floor_line = false;  ///< the matrix's floor (floor_gbs) as a line across its group
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 /// A string as a gnuplot double-quoted literal.
 std::string gp_quote(const std::string& s) {
   std::string q = "\"";

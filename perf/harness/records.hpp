@@ -22,6 +22,9 @@ Timing timing_of(std::vector<double> samples);
 
 /// A timing whose median exceeds its minimum by more than this factor is noisy.
 inline constexpr double noisy_median_over_min = 1.2;
+/// Below this many bytes per multiply an input can stay in the caches, and a time under the
+/// floor (a streamed read) is no sign of noise.
+inline constexpr double floor_bound_bytes = 8.0 * 1024 * 1024;
 
 /// One measured run (one line of the table, one JSON object).
 struct Record {
@@ -49,8 +52,8 @@ struct Record {
 };
 
 /// Marks r noisy, with its reason, when its median over its minimum exceeds
-/// noisy_median_over_min, when it ran below its floor (ratio_to_floor < 1: the floor bounds
-/// nothing here, or the data stayed in a cache), or when `load` (the load average while it
+/// noisy_median_over_min, when an input of at least floor_bound_bytes ran below its floor
+/// (ratio_to_floor < 1: the floor bounds nothing here), or when `load` (the load average while it
 /// ran, negative: unknown) exceeds `load_limit`. Skipped records are never noisy.
 void mark_noise(Record& r, double load, double load_limit);
 
