@@ -28,6 +28,13 @@ struct TuneCmdOptions {
   std::string json;               ///< the results as JSON to this file ('-': standard output)
 };
 
+/// analyze()'s phases in seconds, by name (Plan::analysis()).
+nlohmann::json phases_json(const pspmv::AnalysisPhases& p) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, s] : p.named()) j[name] = s;
+  return j;
+}
+
 template <class Exec, class Value>
 nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
   using PlanT = pspmv::Plan<Exec, Value, std::int64_t>;
@@ -91,9 +98,10 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
                            "best, of {} plans in {:.2f} s: {:.4f} ms [{}])\n",
                            "", precision, t_best * 1e3, four[fastest]->describe(), ex.tried.size(), ex.tune_seconds,
                            t[2] * 1e3, ex.plan.describe());
-  std::cout << fmt::format("{:<24} {} model/best {:.3f}  tuned/best {:.3f}  analyze {:.2f} ms  "
+  std::cout << fmt::format("{:<24} {} model/best {:.3f}  tuned/best {:.3f}  analyze {:.2f} ms ({:.1f} multiplies)  "
                            "break-even vs plain CSR: {}\n",
                            "", precision, t_model / t_best, t_tuned / t_best, model.analyze_seconds() * 1e3,
+                           t_model > 0 ? model.analyze_seconds() / t_model : 0.0,
                            same ? std::string("n/a (the model chose plain CSR)")
                                 : (break_even >= 0 ? fmt::format("{:.1f} calls", break_even) : std::string("never (not faster)")));
   std::cout << fmt::format("{:<24} {} model chose it because {}\n\n", "", precision, model.reason());
@@ -110,7 +118,10 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
                      {"col_spread", col_spread}, {"cols", A.ncols},
                      {"csr_bytes", model.csr_bytes()}}},
           {"model", {{"plan", model.describe()}, {"reason", model.reason()}, {"median_s", t_model},
-                     {"analyze_s", model.analyze_seconds()}}},
+                     {"analyze_s", model.analyze_seconds()}, {"analysis_phases_s", phases_json(model.analysis())},
+                     {"analyze_over_multiply", t_model > 0 ? model.analyze_seconds() / t_model : 0.0}}},
+          {"baseline_csr_analyze_s", baseline.analyze_seconds()},
+          {"baseline_csr_analysis_phases_s", phases_json(baseline.analysis())},
           {"tuned", {{"label", tuned_label}, {"plan", tu.plan.describe()}, {"median_s", t_tuned}, {"tune_s", tu.tune_seconds},
                      {"tried", tu.tried.size()}, {"reason", tu.reason}}},
           {"best", {{"label", best_label}, {"plan", ex.plan.describe()}, {"median_s", t[2]}}},

@@ -108,7 +108,7 @@ std::string mismatch(const std::string& command, const Record& r) {
 }
 
 nlohmann::json to_json(const Record& r) {
-  return {{"matrix", r.matrix},       {"space", r.space},         {"precision", r.precision},
+  nlohmann::json j = {{"matrix", r.matrix},       {"space", r.space},         {"precision", r.precision},
           {"impl", r.impl},           {"variant", r.variant},     {"plan", r.plan},
           {"reason", r.reason},       {"rows", r.rows},           {"cols", r.cols},
           {"nnz", r.nnz},             {"mean_row", r.mean_len},   {"max_row", r.max_len},
@@ -125,6 +125,13 @@ nlohmann::json to_json(const Record& r) {
                                                 : nlohmann::json{{"with", r.paired_with},
                                                                  {"median_s", r.paired_s},
                                                                  {"other_median_s", r.paired_other_s}}}};
+  if (!r.analysis_phases.empty()) {
+    nlohmann::json phases = nlohmann::json::object();
+    for (const auto& [name, seconds] : r.analysis_phases) phases[name] = seconds;
+    j["analysis_phases_s"] = phases;
+    if (r.median_s > 0) j["analyze_over_multiply"] = r.analyze_s / r.median_s;
+  }
+  return j;
 }
 
 std::string csv_header() {

@@ -3,6 +3,7 @@
 // (ARCHITECTURE.md rule 11).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,8 @@ struct Record {
   double mean_len = 0, cv = 0;
   int offset_bits = 64;
   double analyze_s = 0;
+  /// analyze()'s phases (Plan::analysis(): name, seconds), in order; empty for peers.
+  std::vector<std::pair<std::string, double>> analysis_phases;
   int warmups = 0, reps = 0;
   double median_s = 0, min_s = 0, iqr_s = 0, time_cv = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
          ratio_to_floor = 0, max_rel_err = 0;

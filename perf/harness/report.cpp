@@ -2,9 +2,41 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
+#include "harness/summary.hpp"
+
 namespace pspmv_cli {
+
+namespace {
+
+/// Per pspmv plan: its analysis in ms and in multiplies of the plan, its phases, and the
+/// calls after which it repays its analysis against plain CSR (the unplanned call).
+std::string analysis_lines(const std::vector<Record>& records) {
+  std::string s;
+  for (const auto& r : records) {
+    if (r.analysis_phases.empty() || r.skipped || !(r.median_s > 0)) continue;
+    if (s.empty())
+      s = "\nanalysis: ms, in multiplies of its plan (analyze / median), phases in ms; break-even against plain "
+          "CSR in calls\n";
+    std::string phases;
+    for (const auto& [name, sec] : r.analysis_phases)
+      if (name != "total" && sec > 0) phases += fmt::format(" {} {:.2f}", name, sec * 1e3);
+    std::string be = "-";
+    for (const auto& u : records)
+      if (!r.unplanned.empty() && u.matrix == r.matrix && u.precision == r.precision && u.space == r.space &&
+          u.impl == r.impl && u.variant == r.unplanned && u.median_s > 0 && !u.skipped) {
+        const double b = u.plan == r.plan ? -1 : break_even_calls(r.analyze_s, u.analyze_s, r.median_s, u.median_s);
+        be = b < 0 ? "-" : std::isinf(b) ? "never" : fmt::format("{:.0f} calls", b);
+      }
+    s += fmt::format("{:<22} {:<4} {:<52} {:>9.2f} ms {:>8.1f} x  |{} | break-even {}\n", r.matrix.substr(0, 22),
+                     r.precision, r.variant.substr(0, 52), r.analyze_s * 1e3, r.analyze_s / r.median_s, phases, be);
+  }
+  return s;
+}
+
+}  // namespace
 
 std::string table(const std::vector<Record>& records) {
   std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
@@ -26,6 +58,7 @@ std::string table(const std::vector<Record>& records) {
                      r.min_s * 1e3, 100 * r.time_cv, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3,
                      r.max_rel_err, r.verified ? "ok" : "WRONG", r.noisy ? " noisy" : "");
   }
+  s += analysis_lines(records);
   for (const auto& r : records)
     if (r.variant.rfind("auto", 0) == 0 && !r.reason.empty())
       s += fmt::format("\n{} {}: analyze() chose [{}] because {}", r.matrix, r.precision, r.plan, r.reason);

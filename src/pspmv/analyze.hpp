@@ -43,6 +43,26 @@ Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Val
   return Plan<ExecSpace, Value, Offset>(space, A, o);
 }
 
+/// analyze() reusing `like`, a plan of the same matrix A (like.built_from(A); its entries
+/// unchanged since): its validation and statistics, and its stored matrix where the new plan
+/// stores the same one (format, C, sigma, long-row handling; the Views are shared), so that
+/// plans differing only in mapping, schedule or launch sizes cost a choice and a partition.
+/// Plan::analysis() says what was reused. Selection::tune analyzes anew (tune()).
+/// @throws InvalidArgument if like was not built from A; as analyze().
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                       const AnalyzeOptions& options, const Plan<ExecSpace, Value, Offset>& like) {
+  AnalyzeOptions o = options;
+  o.selection = Selection::model;
+  if (options.selection == Selection::tune) return tune(space, A, o).plan;
+  if (options.selection == Selection::fixed) {
+    if (!o.format) o.format = Format::csr;
+    if (!o.mapping) o.mapping = Mapping::thread_per_row;
+    if (!o.schedule) o.schedule = Schedule::static_chunks;
+  }
+  return Plan<ExecSpace, Value, Offset>(space, A, o, like);
+}
+
 /// analyze() on the default instance of ExecSpace.
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset> analyze(const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {}) {

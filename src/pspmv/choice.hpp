@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pspmv/options.hpp"
@@ -46,6 +47,29 @@ struct PlanChoice {
   LaunchParams launch;  ///< launch sizes; SELL's C, sigma and long-row handling included
   bool keep_permuted = false;  ///< SELL: y in the plan's row order (Plan::permutation())
   Reason reason;
+};
+
+/// What analyze() spent, phase by phase, in seconds of wall time (Plan::analysis()). Host
+/// phases run on all host threads; copy includes the wait for the device.
+struct AnalysisPhases {
+  double validation = 0;   ///< validate(): row_ptr monotone, columns in range
+  double statistics = 0;   ///< row statistics, column spread, lane-slot model
+  double choice = 0;       ///< choose(), with the sorted SELL order its shape needs
+  double conversion = 0;   ///< CSR to SELL-C-sigma from that order (0 for a CSR plan)
+  double partition = 0;    ///< the nnz partition of an nnz_balanced plan
+  double copy = 0;         ///< the copy into the execution space's memory
+  double fingerprint = 0;  ///< the content fingerprint (AnalyzeOptions::fingerprint)
+  double total = 0;        ///< all of analyze(), as Plan::analyze_seconds()
+  /// analyze(space, A, options, like): validation and statistics were taken from `like`
+  /// (0 here), and so were conversion and copy when the plan shares like's stored matrix.
+  bool reused = false;
+  bool shares_storage = false;  ///< the stored matrix is like's (same format, C, sigma, long rows)
+  /// The phases by name, in order (total last).
+  std::vector<std::pair<const char*, double>> named() const {
+    return {{"validation", validation}, {"statistics", statistics}, {"choice", choice},
+            {"conversion", conversion}, {"partition", partition},   {"copy", copy},
+            {"fingerprint", fingerprint}, {"total", total}};
+  }
 };
 
 namespace detail {

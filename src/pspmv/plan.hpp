@@ -35,6 +35,14 @@ class Plan {
   /// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument as choose().
   Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {})
       : Plan(space, A, options.fingerprint, decide(space, A, options)) {}
+  /// Analyzes A for `space` with `options`, reusing `like`, a plan of the same matrix
+  /// (like.built_from(A)): its validation and statistics, and its stored matrix when the
+  /// chosen one is the same (format, C, sigma, long rows): then only the choice and the
+  /// partition are computed. The matrix's entries must not have changed since `like` was
+  /// built (like.matches(A) checks them). Prefer analyze(space, A, options, like).
+  /// @throws InvalidArgument if like was not built from A; as choose().
+  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options, const Plan& like)
+      : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
 
   /// y = alpha * A * x + beta * y on the instance `space`, with BLAS semantics: beta == 0
   /// overwrites y without reading it (NaN or Inf in y do not survive); alpha == 0 only scales
@@ -80,7 +88,9 @@ class Plan {
   const RowStats& row_stats() const { return facts_.stats; }
   const LaneSlots& lane_slots() const { return facts_.lane_slots; }
   /// Wall time of the analysis (validation, statistics, choice, conversion, copy), seconds.
-  double analyze_seconds() const { return analyze_seconds_; }
+  double analyze_seconds() const { return phases_.total; }
+  /// The analysis phase by phase (seconds each; total = analyze_seconds()).
+  const AnalysisPhases& analysis() const { return phases_; }
   /// The plan's own CSR copy of the matrix, in memory_space (empty when format() is sell).
   const matrix_type& matrix() const { return storage_.csr; }
   /// The plan's own SELL-C-sigma copy (empty when format() is csr).
@@ -119,9 +129,14 @@ class Plan {
     std::chrono::steady_clock::time_point started;
     MatrixFacts facts;
     PlanChoice choice;
+    detail::SellOrder order;  ///< the sorted order choose() computed for a SELL plan
+    AnalysisPhases phases;
   };
   static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o);
-  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d);
+  static Decided decide_like(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o,
+                             const Plan& like);
+  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d,
+       const Plan* like = nullptr);
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
            const workspace_type& workspace) const;
@@ -141,7 +156,7 @@ class Plan {
   const void* source_row_ptr_ = nullptr;
   std::uint64_t fingerprint_ = 0;
   bool has_fingerprint_ = false;
-  double analyze_seconds_ = 0;
+  AnalysisPhases phases_;
 };
 
 // Out of the class, not inline: the explicit instantiations of backends/*/instantiate.cpp cover
@@ -149,19 +164,57 @@ class Plan {
 template <class ExecSpace, class Value, class Offset>
 typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide(
     const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o) {
-  const auto started = std::chrono::steady_clock::now();
+  using clock = std::chrono::steady_clock;
+  const auto started = clock::now();
+  const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  Decided d;
+  d.started = started;
   validate(A);
-  MatrixFacts facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width,
-                                   ExecTraits<ExecSpace>::scattered_sell_spread > 0);
-  PlanChoice choice = choose(space, A, facts, o);
-  return {started, std::move(facts), std::move(choice)};
+  auto t = clock::now();
+  d.phases.validation = std::chrono::duration<double>(t - started).count();
+  d.facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0);
+  d.phases.statistics = seconds(t);
+  t = clock::now();
+  d.choice = choose(space, A, d.facts, o, &d.order);
+  d.phases.choice = seconds(t);
+  return d;
+}
+
+template <class ExecSpace, class Value, class Offset>
+typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide_like(
+    const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o, const Plan& like) {
+  const auto started = std::chrono::steady_clock::now();
+  if (!like.built_from(A))
+    throw InvalidArgument("analyze(space, A, options, like): `like` was not built from this matrix (" +
+                          std::to_string(A.nrows) + " x " + std::to_string(A.ncols) + ", nnz " +
+                          std::to_string(A.nnz()) + "; Plan::built_from is false)");
+  Decided d;
+  d.started = started;
+  d.facts = like.facts_;
+  d.phases.reused = true;
+  detail::KnownSell known;
+  const bool sell = like.format() == Format::sell;
+  if (sell) {
+    const LaunchParams& p = like.choice_.launch;
+    known.params = {p.slice_height, p.sigma, p.long_row_threshold, p.long_split};
+    const auto& S = like.storage_.sell;
+    known.shape.nslices = S.nslices();
+    known.shape.stored = S.stored();
+    known.shape.long_rows = S.nlong();
+    known.shape.pieces = S.npieces();
+    known.shape.padding = S.padding_ratio();
+  }
+  d.choice = choose(space, A, d.facts, o, &d.order, sell ? &known : nullptr);
+  d.phases.choice = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return d;
 }
 
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint,
-                                     Decided d)
+                                     Decided d, const Plan* like)
     : choice_(std::move(d.choice)),
-      storage_(detail::build_storage(space, A, choice_)),
+      storage_(detail::build_storage(space, A, choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
+                                     like ? &like->choice_ : nullptr)),
       workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
       labels_(detail::labels_of(choice_)),
       reason_(choice_.reason.str()),
@@ -171,10 +224,14 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       nnz_(static_cast<std::int64_t>(A.nnz())),
       csr_bytes_(A.bytes()),
       source_row_ptr_(A.row_ptr.data()),
-      fingerprint_(fingerprint ? pspmv::fingerprint(A) : 0),
       has_fingerprint_(fingerprint) {
+  d.order = detail::SellOrder{};  // released before the fingerprint pass
+  const auto t = std::chrono::steady_clock::now();
+  if (fingerprint) fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_ : pspmv::fingerprint(A);
+  phases_ = d.phases;
+  phases_.fingerprint = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   space.fence();
-  analyze_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
+  phases_.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
 }
 
 template <class ExecSpace, class Value, class Offset>

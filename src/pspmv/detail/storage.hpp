@@ -6,12 +6,14 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 
 #include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/matrix/csr.hpp"
 #include "pspmv/matrix/row_stats.hpp"
 #include "pspmv/matrix/sell.hpp"
+#include "pspmv/matrix/sell_build.hpp"
 #include "pspmv/choice.hpp"
 
 namespace pspmv {
@@ -46,32 +48,115 @@ struct Storage {
   std::size_t bytes() const { return csr.bytes() + sell.bytes() + partition.extent(0) * sizeof(std::int32_t); }
 };
 
-/// Builds the storage of `choice` for A on `space`: converts to SELL where chosen, computes the
-/// nnz partition, copies into the space's memory; returns once the copies are done.
+/// Builds the storage of `choice` for A on `space`: converts to SELL where chosen (from
+/// `order` when it is the sorted order of the chosen sigma and long-row handling, as choose()
+/// leaves it; else sorting here), computes the nnz partition, copies into the space's memory;
+/// returns once the copies are done. Each phase's seconds go to `phases` when given.
+/// Whether two choices store the same matrix: the same format and, for SELL, the same C,
+/// sigma and long-row handling (mapping, schedule and launch sizes may differ).
+inline bool same_storage(const PlanChoice& a, const PlanChoice& b) {
+  if (a.format != b.format) return false;
+  if (a.format == Format::csr) return true;
+  const LaunchParams &p = a.launch, &q = b.launch;
+  return p.slice_height == q.slice_height && p.sigma == q.sigma && p.long_row_threshold == q.long_row_threshold &&
+         p.long_split == q.long_split;
+}
+
+/// With `shared` (the storage of a plan of the same matrix whose choice is `shared_choice`)
+/// and same_storage(choice, *shared_choice), the stored matrix is shared (Views are reference
+/// counted; plans only read them) and only the partition is computed.
 template <class ExecSpace, class Value, class Offset>
 Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const HostCsr<Value, Offset>& A,
-                                                const PlanChoice& choice) {
+                                                const PlanChoice& choice, const SellOrder* order = nullptr,
+                                                AnalysisPhases* phases = nullptr,
+                                                const Storage<ExecSpace, Value, Offset>* shared = nullptr,
+                                                const PlanChoice* shared_choice = nullptr) {
   using memory_space = typename ExecSpace::memory_space;
+  using clock = std::chrono::steady_clock;
+  const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  AnalysisPhases ph;
   Storage<ExecSpace, Value, Offset> st;
   const LaunchParams& p = choice.launch;
+  if (shared && shared_choice && same_storage(choice, *shared_choice)) {
+    st.csr = shared->csr;
+    st.sell = shared->sell;
+    st.log2_c = shared->log2_c;
+    const auto t0 = clock::now();
+    if (choice.schedule == Schedule::nnz_balanced) {
+      Kokkos::View<std::int32_t*, Kokkos::HostSpace> h("pspmv::partition", static_cast<std::size_t>(p.num_blocks) + 1);
+      if (choice.format == Format::sell) {
+        const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
+        nnz_partition(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()), p.num_blocks, h.data());
+      } else {
+        nnz_partition(A.row_ptr.data(), A.nrows, p.num_blocks, h.data());
+      }
+      st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
+      Kokkos::deep_copy(space, st.partition, h);
+      space.fence();  // h is released on return
+    }
+    if (phases) {
+      phases->partition = seconds(t0);
+      phases->shares_storage = true;
+    }
+    return st;
+  }
   auto partition_of = [&](const auto* offsets, std::int32_t n) {
+    const auto t0 = clock::now();
     Kokkos::View<std::int32_t*, Kokkos::HostSpace> h("pspmv::partition", static_cast<std::size_t>(p.num_blocks) + 1);
     nnz_partition(offsets, n, p.num_blocks, h.data());
     st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
     Kokkos::deep_copy(space, st.partition, h);
     space.fence();  // h is released on return
+    ph.partition = seconds(t0);
   };
-  if (choice.format == Format::sell) {
-    const auto h = csr_to_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split);
+  constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  if (device && choice.format == Format::sell) {
+    // A GPU: the CSR copied to the device once, SELL built there from that copy (the sorted
+    // order choose() computed on the host is copied instead of sorting again).
+    const bool split = p.long_split && p.long_row_threshold > 0;
+    auto t0 = clock::now();
+    const auto dA = copy_to<memory_space>(space, A);
+    space.fence();
+    ph.copy = seconds(t0);
+    t0 = clock::now();
+    const bool known = order && order->is(p.sigma, p.long_row_threshold, split);
+    st.sell = csr_to_sell_on(space, dA, p.slice_height, p.sigma, p.long_row_threshold, split,
+                             known ? &order->perm : nullptr);
+    while ((1 << st.log2_c) < p.slice_height) ++st.log2_c;
+    ph.conversion = seconds(t0);
+    if (choice.schedule == Schedule::nnz_balanced) {
+      const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
+      partition_of(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()));
+    }
+  } else if (choice.format == Format::sell) {
+    auto t0 = clock::now();
+    const bool split = p.long_split && p.long_row_threshold > 0;
+    SellMatrix<Value, Kokkos::HostSpace> h;
+    if (order && order->is(p.sigma, p.long_row_threshold, split)) {
+      check_sell_parameters(p.slice_height, p.sigma);
+      h = csr_to_sell(A, p.slice_height, *order);
+    } else {
+      h = csr_to_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split);
+    }
+    ph.conversion = seconds(t0);
     if (choice.schedule == Schedule::nnz_balanced)
       partition_of(h.slice_ptr.data(), static_cast<std::int32_t>(h.nslices()));
+    t0 = clock::now();
     st.sell = copy_to<memory_space>(space, h);
     while ((1 << st.log2_c) < p.slice_height) ++st.log2_c;
     space.fence();
+    ph.copy = seconds(t0);
   } else {
     if (choice.schedule == Schedule::nnz_balanced) partition_of(A.row_ptr.data(), A.nrows);
+    const auto t0 = clock::now();
     st.csr = copy_to<memory_space>(space, A);
     space.fence();
+    ph.copy = seconds(t0);
+  }
+  if (phases) {
+    phases->conversion = ph.conversion;
+    phases->partition = ph.partition;
+    phases->copy = ph.copy;
   }
   return st;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "pspmv/matrix/coo.hpp"
+#include "pspmv/matrix/host_parallel.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {
@@ -97,18 +98,30 @@ void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
                          static_cast<std::int64_t>(A.values.extent(0)));
   if (A.row_ptr(0) != 0)
     throw InvalidMatrix("row_ptr[0] is " + std::to_string(A.row_ptr(0)) + ", must be 0");
-  for (Ordinal i = 0; i < A.nrows; ++i) {
-    if (A.row_ptr(i + 1) < A.row_ptr(i))
-      throw InvalidMatrix("row_ptr decreases at row " + std::to_string(i) + ": row_ptr[" +
-                          std::to_string(i) + "] = " + std::to_string(A.row_ptr(i)) +
-                          " > row_ptr[" + std::to_string(i + 1) +
-                          "] = " + std::to_string(A.row_ptr(i + 1)));
+  // In parallel over pieces of rows (matrix/host_parallel.hpp); the first offence is reported.
+  const std::int64_t n = A.nrows;
+  const Offset* rp = A.row_ptr.data();
+  const Ordinal* ci = A.col_idx.data();
+  const std::int64_t dec = detail::first_index("pspmv::validate_row_ptr", n, [&](std::int64_t i) { return rp[i + 1] < rp[i]; });
+  if (dec < n) {
+    const Ordinal i = static_cast<Ordinal>(dec);
+    throw InvalidMatrix("row_ptr decreases at row " + std::to_string(i) + ": row_ptr[" +
+                        std::to_string(i) + "] = " + std::to_string(A.row_ptr(i)) +
+                        " > row_ptr[" + std::to_string(i + 1) +
+                        "] = " + std::to_string(A.row_ptr(i + 1)));
   }
   if (static_cast<std::int64_t>(A.row_ptr(A.nrows)) != static_cast<std::int64_t>(A.nnz()))
     throw DimensionError("row_ptr[nrows] (= nnz = col_idx length)",
                          static_cast<std::int64_t>(A.nnz()),
                          static_cast<std::int64_t>(A.row_ptr(A.nrows)));
-  for (Ordinal i = 0; i < A.nrows; ++i) {
+  const Ordinal ncols = A.ncols;
+  const std::int64_t bad_row = detail::first_index("pspmv::validate_col_idx", n, [&](std::int64_t i) {
+    bool bad = false;
+    for (Offset k = rp[i]; k < rp[i + 1]; ++k) bad |= ci[k] < 0 || ci[k] >= ncols;
+    return bad;
+  });
+  if (bad_row < n) {
+    const Ordinal i = static_cast<Ordinal>(bad_row);
     for (Offset k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) {
       if (A.col_idx(k) < 0 || A.col_idx(k) >= A.ncols)
         throw InvalidMatrix("column index " + std::to_string(A.col_idx(k)) + " of row " +

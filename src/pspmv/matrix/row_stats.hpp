@@ -1,6 +1,7 @@
 #pragma once
 /// @file row_stats.hpp
-/// Row-length statistics and the lane-slot model, computed on the host from row_ptr.
+/// Row-length statistics and the lane-slot model, computed on the host from row_ptr, in
+/// parallel over pieces of rows (matrix/host_parallel.hpp).
 ///
 /// Lane-slot model (the lesson's measure of SIMT waste): a lane-slot is one lane of one
 /// W-wide group (a warp, W = 32 on NVIDIA GPUs) on one loop iteration, whether or not
@@ -16,6 +17,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "pspmv/matrix/host_parallel.hpp"
 
 namespace pspmv {
 
@@ -47,7 +50,21 @@ struct RowStats {
   static std::string bucket_label(std::size_t b);
 };
 
-/// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory).
+namespace detail {
+/// compute_row_stats' sums over one piece of rows.
+struct RowStatsPart {
+  std::int64_t min_len, max_len, empty;
+  long double sum, sum2;
+  std::int64_t histogram[64];
+  std::size_t buckets;
+  RowStatsPart() : min_len(INT64_MAX), max_len(0), empty(0), sum(0), sum2(0), buckets(0) {
+    for (auto& h : histogram) h = 0;
+  }
+};
+}  // namespace detail
+
+/// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
+/// parallel over pieces of rows (the sums are of integers, so exact in any order).
 template <class Offset>
 RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols) {
   RowStats s;
@@ -55,19 +72,36 @@ RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64
   s.ncols = ncols;
   s.nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
   if (nrows == 0) return s;
+  using Part = detail::RowStatsPart;
+  std::vector<Part> parts(static_cast<std::size_t>(detail::pieces_of(nrows)));
+  detail::for_pieces("pspmv::row_stats", nrows, detail::host_piece,
+                     [&](std::int64_t piece, std::int64_t begin, std::int64_t end) {
+                       Part& p = parts[piece];
+                       for (std::int64_t i = begin; i < end; ++i) {
+                         const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+                         p.min_len = len < p.min_len ? len : p.min_len;
+                         p.max_len = len > p.max_len ? len : p.max_len;
+                         p.sum += len;
+                         p.sum2 += static_cast<long double>(len) * len;
+                         std::size_t b = 0;
+                         if (len == 0) ++p.empty;
+                         else while ((std::int64_t{1} << b) <= len) ++b;
+                         p.buckets = std::max(p.buckets, b + 1);
+                         ++p.histogram[b];
+                       }
+                     });
   s.min_len = INT64_MAX;
   long double sum = 0, sum2 = 0;
-  for (std::int64_t i = 0; i < nrows; ++i) {
-    const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
-    s.min_len = len < s.min_len ? len : s.min_len;
-    s.max_len = len > s.max_len ? len : s.max_len;
-    sum += len;
-    sum2 += static_cast<long double>(len) * len;
-    std::size_t b = 0;
-    if (len == 0) ++s.empty_rows;
-    else while ((std::int64_t{1} << b) <= len) ++b;
-    if (s.histogram.size() <= b) s.histogram.resize(b + 1, 0);
-    ++s.histogram[b];
+  std::size_t buckets = 0;
+  for (const Part& p : parts) buckets = std::max(buckets, p.buckets);
+  s.histogram.assign(buckets, 0);
+  for (const Part& p : parts) {
+    s.min_len = std::min(s.min_len, p.min_len);
+    s.max_len = std::max(s.max_len, p.max_len);
+    s.empty_rows += p.empty;
+    sum += p.sum;
+    sum2 += p.sum2;
+    for (std::size_t b = 0; b < p.buckets; ++b) s.histogram[b] += p.histogram[b];
   }
   s.mean = static_cast<double>(sum / nrows);
   const long double var = sum2 / nrows - (sum / nrows) * (sum / nrows);
@@ -77,35 +111,57 @@ RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64
 }
 
 /// RowStats::col_spread of a CSR matrix (row_ptr: nrows + 1 entries, col_idx: nnz entries,
-/// host memory); 0 for an empty matrix.
+/// host memory); 0 for an empty matrix. In parallel over pieces of detail::host_piece rows:
+/// each piece sums its rows in order, and the pieces' sums are added in order, so the result
+/// does not depend on the thread count.
 template <class Offset>
 double column_spread(const Offset* row_ptr, const std::int32_t* col_idx, std::int64_t nrows, std::int64_t ncols) {
   if (nrows <= 0 || ncols <= 0 || row_ptr[nrows] == 0) return 0.0;
-  long double sum = 0;
   const double rn = 1.0 / static_cast<double>(nrows), cn = 1.0 / static_cast<double>(ncols);
-  for (std::int64_t i = 0; i < nrows; ++i) {
-    const double r = static_cast<double>(i) * rn;
-    double row_sum = 0;
-    for (Offset k = row_ptr[i]; k < row_ptr[i + 1]; ++k) row_sum += std::fabs(static_cast<double>(col_idx[k]) * cn - r);
-    sum += row_sum;
-  }
+  std::vector<long double> parts(static_cast<std::size_t>(detail::pieces_of(nrows)), 0);
+  detail::for_pieces("pspmv::column_spread", nrows, detail::host_piece,
+                     [&](std::int64_t piece, std::int64_t begin, std::int64_t end) {
+                       long double sum = 0;
+                       for (std::int64_t i = begin; i < end; ++i) {
+                         const double r = static_cast<double>(i) * rn;
+                         double row_sum = 0;
+                         for (Offset k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+                           row_sum += std::fabs(static_cast<double>(col_idx[k]) * cn - r);
+                         sum += row_sum;
+                       }
+                       parts[piece] = sum;
+                     });
+  long double sum = 0;
+  for (const long double p : parts) sum += p;
   return static_cast<double>(sum / static_cast<long double>(row_ptr[nrows]));
 }
 
-/// Lane-slots of thread-per-row and team-per-row at lane width `lane_width` (> 0).
+/// Lane-slots of thread-per-row and team-per-row at lane width `lane_width` (> 0); in
+/// parallel over pieces of whole W-row groups (integer sums).
 template <class Offset>
 LaneSlots compute_lane_slots(const Offset* row_ptr, std::int64_t nrows, int lane_width = 32) {
   LaneSlots ls;
   ls.lane_width = lane_width;
   const std::int64_t W = lane_width;
-  for (std::int64_t g = 0; g < nrows; g += W) {
-    std::int64_t longest = 0;
-    for (std::int64_t i = g; i < nrows && i < g + W; ++i) {
-      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
-      longest = len > longest ? len : longest;
-      ls.team_per_row += W * ((len + W - 1) / W);
+  const std::int64_t groups = (nrows + W - 1) / W, piece = std::max<std::int64_t>(1, detail::host_piece / W);
+  std::vector<std::int64_t> thread(static_cast<std::size_t>(detail::pieces_of(groups, piece)), 0), team(thread);
+  detail::for_pieces("pspmv::lane_slots", groups, piece, [&](std::int64_t b, std::int64_t gb, std::int64_t ge) {
+    std::int64_t th = 0, te = 0;
+    for (std::int64_t g = gb * W; g < ge * W && g < nrows; g += W) {
+      std::int64_t longest = 0;
+      for (std::int64_t i = g; i < nrows && i < g + W; ++i) {
+        const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+        longest = len > longest ? len : longest;
+        te += W * ((len + W - 1) / W);
+      }
+      th += W * longest;
     }
-    ls.thread_per_row += W * longest;
+    thread[b] = th;
+    team[b] = te;
+  });
+  for (std::size_t b = 0; b < thread.size(); ++b) {
+    ls.thread_per_row += thread[b];
+    ls.team_per_row += team[b];
   }
   const double nnz = nrows > 0 ? static_cast<double>(row_ptr[nrows]) : 0.0;
   ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
@@ -117,18 +173,27 @@ LaneSlots compute_lane_slots(const Offset* row_ptr, std::int64_t nrows, int lane
 /// consecutive rows, V lanes each, and runs as many iterations as its longest row needs:
 /// slots = sum over warps of W * max over its rows of ceil(len / V). V = W is warp-per-row
 /// (equal to LaneSlots::team_per_row when no row is empty); V = 1 is thread-per-row.
+/// In parallel over pieces of whole warps (integer sums).
 template <class Offset>
 std::int64_t team_lane_slots(const Offset* row_ptr, std::int64_t nrows, int vector_length, int lane_width = 32) {
   const std::int64_t V = vector_length, W = lane_width, rows_per_warp = W / V > 0 ? W / V : 1;
-  std::int64_t slots = 0;
-  for (std::int64_t g = 0; g < nrows; g += rows_per_warp) {
-    std::int64_t iters = 0;
-    for (std::int64_t i = g; i < nrows && i < g + rows_per_warp; ++i) {
-      const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
-      iters = std::max(iters, (len + V - 1) / V);
+  const std::int64_t warps = (nrows + rows_per_warp - 1) / rows_per_warp,
+                     piece = std::max<std::int64_t>(1, detail::host_piece / rows_per_warp);
+  std::vector<std::int64_t> part(static_cast<std::size_t>(detail::pieces_of(warps, piece)), 0);
+  detail::for_pieces("pspmv::team_lane_slots", warps, piece, [&](std::int64_t b, std::int64_t wb, std::int64_t we) {
+    std::int64_t slots = 0;
+    for (std::int64_t g = wb * rows_per_warp; g < we * rows_per_warp && g < nrows; g += rows_per_warp) {
+      std::int64_t iters = 0;
+      for (std::int64_t i = g; i < nrows && i < g + rows_per_warp; ++i) {
+        const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+        iters = std::max(iters, (len + V - 1) / V);
+      }
+      slots += W * iters;
     }
-    slots += W * iters;
-  }
+    part[b] = slots;
+  });
+  std::int64_t slots = 0;
+  for (const std::int64_t p : part) slots += p;
   return slots;
 }
 
@@ -149,17 +214,18 @@ double static_imbalance(const Offset* row_ptr, std::int64_t nrows, std::int64_t 
 /// Row partition with nearly equal nnz per block: block b starts at the first row whose
 /// row_ptr reaches b * nnz / num_blocks (binary search on row_ptr). Blocks may be empty
 /// when a single row holds more than nnz / num_blocks. Works on any monotone offsets
-/// (SELL's slice offsets too).
+/// (SELL's slice offsets too). The blocks' searches run in parallel on the host.
 /// Output: num_blocks + 1 row indices, partition[0] = 0, partition[num_blocks] = nrows.
 template <class Offset>
 void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks, std::int32_t* partition) {
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[nrows]);
   partition[0] = 0;
-  for (std::int64_t b = 1; b < num_blocks; ++b) {
+  detail::for_each_index("pspmv::nnz_partition", num_blocks - 1, [&](std::int64_t i) {
+    const std::int64_t b = i + 1;
     const Offset target = static_cast<Offset>((static_cast<long double>(nnz) * b) / num_blocks);
     const Offset* it = std::lower_bound(row_ptr, row_ptr + nrows + 1, target);
     partition[b] = static_cast<std::int32_t>(std::min<std::int64_t>(it - row_ptr, nrows));
-  }
+  });
   partition[num_blocks] = nrows;
 }
 

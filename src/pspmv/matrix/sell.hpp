@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "pspmv/matrix/csr.hpp"
+#include "pspmv/matrix/host_parallel.hpp"
 #include "pspmv/errors.hpp"
 
 namespace pspmv {
@@ -119,69 +120,184 @@ namespace detail {
 /// the pieces of each long row. 4 bytes per position plus 8 per piece.
 struct SellRows {
   std::int32_t nrows = 0;
-  std::vector<std::int32_t> len;          ///< npos: entries of each position (-1: a long row)
-  std::vector<std::int64_t> piece_begin;  ///< npieces: first entry of each piece in the CSR arrays
-  std::vector<std::int32_t> long_rows;    ///< the long rows, increasing
-  std::vector<std::int64_t> piece_ptr;    ///< split: nlong + 1 offsets into the pieces
-  std::int64_t npos() const { return static_cast<std::int64_t>(len.size()); }
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> len;          ///< npos: entries of each position (-1: a long row)
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> piece_begin;  ///< npieces: first entry of each piece in the CSR arrays
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> long_rows;    ///< the long rows, increasing
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> piece_ptr;    ///< split: nlong + 1 offsets into the pieces
+  std::int64_t npos() const { return static_cast<std::int64_t>(len.extent(0)); }
   /// First entry of position v in the CSR arrays.
   template <class Offset>
   std::int64_t begin(const Offset* row_ptr, std::int64_t v) const {
-    return v < nrows ? static_cast<std::int64_t>(row_ptr[v]) : piece_begin[v - nrows];
+    return v < nrows ? static_cast<std::int64_t>(row_ptr[v]) : piece_begin(v - nrows);
   }
 };
 
+/// The positions of A's rows (sell_rows) sorted within windows of sigma: what SELL-C-sigma's
+/// layout depends on besides C. choose() computes it for the shape, and csr_to_sell() takes
+/// it again instead of sorting twice.
+struct SellOrder {
+  SellRows rows;
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> perm;  ///< npos: position held at sorted place p
+  std::int64_t sigma = 0, long_row_threshold = 0;
+  bool split = false;
+  bool empty() const { return sigma == 0; }
+  /// Whether this order is the one of these parameters.
+  bool is(std::int64_t sigma_, std::int64_t threshold, bool split_) const {
+    return !empty() && sigma == sigma_ && long_row_threshold == threshold && split == split_;
+  }
+};
+
+template <class T>
+Kokkos::View<T*, Kokkos::HostSpace> host_array(const char* label, std::int64_t n) {
+  return Kokkos::View<T*, Kokkos::HostSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                             static_cast<std::size_t>(n));
+}
+
+/// The positions in parallel over pieces of rows: each piece counts its long rows and their
+/// pieces, an exclusive scan over the pieces places them, a second pass writes them.
 template <class Offset>
 SellRows sell_rows(const Offset* row_ptr, std::int32_t nrows, std::int64_t long_row_threshold, bool split) {
   SellRows r;
   r.nrows = nrows;
-  r.len.resize(static_cast<std::size_t>(nrows));
-  if (split) r.piece_ptr.push_back(0);
-  std::vector<std::int32_t> piece_len;
-  for (std::int32_t i = 0; i < nrows; ++i) {
-    const std::int64_t len = row_ptr[i + 1] - row_ptr[i];
-    if (long_row_threshold > 0 && len > long_row_threshold) {
-      r.len[i] = -1;
-      r.long_rows.push_back(i);
-      if (split) {
-        for (std::int64_t k = 0; k < len; k += long_row_threshold) {
-          r.piece_begin.push_back(static_cast<std::int64_t>(row_ptr[i]) + k);
-          piece_len.push_back(static_cast<std::int32_t>(std::min(long_row_threshold, len - k)));
-        }
-        r.piece_ptr.push_back(static_cast<std::int64_t>(piece_len.size()));
+  const std::int64_t n = nrows, T = long_row_threshold;
+  const auto length = [row_ptr](std::int64_t i) { return static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]); };
+  const auto is_long = [&](std::int64_t len) { return T > 0 && len > T; };
+  const std::int64_t np = pieces_of(n);
+  // Per piece: long rows, pieces, and the first short row too long for a slice (n: none).
+  std::vector<std::int64_t> nlong(static_cast<std::size_t>(np) + 1, 0), npieces(nlong), too_long(nlong);
+  for_pieces("pspmv::sell_rows_count", n, host_piece, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    std::int64_t l = 0, q = 0, bad = n;
+    for (std::int64_t i = begin; i < end; ++i) {
+      const std::int64_t len = length(i);
+      if (is_long(len)) {
+        ++l;
+        q += (len + T - 1) / T;
+      } else if (len > INT32_MAX && bad == n) {
+        bad = i;
       }
-      continue;
     }
-    if (len > INT32_MAX)
-      throw InvalidArgument("SELL: row " + std::to_string(i) + " holds " + std::to_string(len) +
+    nlong[b + 1] = l;
+    npieces[b + 1] = split ? q : 0;
+    too_long[b] = bad;
+  });
+  for (std::int64_t b = 0; b < np; ++b)
+    if (too_long[b] < n) {
+      const std::int64_t i = too_long[b];
+      throw InvalidArgument("SELL: row " + std::to_string(i) + " holds " + std::to_string(length(i)) +
                             " entries, beyond a slice's 32-bit row length; set sell_long_row (rows beyond it "
                             "leave the slices)");
-    r.len[i] = static_cast<std::int32_t>(len);
+    }
+  for (std::int64_t b = 0; b < np; ++b) {
+    nlong[b + 1] += nlong[b];
+    npieces[b + 1] += npieces[b];
   }
-  if (static_cast<std::int64_t>(nrows) + static_cast<std::int64_t>(piece_len.size()) > INT32_MAX)
-    throw InvalidArgument("SELL: " + std::to_string(nrows) + " rows plus " + std::to_string(piece_len.size()) +
+  const std::int64_t total_long = nlong[np], total_pieces = npieces[np];
+  if (n + total_pieces > INT32_MAX)
+    throw InvalidArgument("SELL: " + std::to_string(nrows) + " rows plus " + std::to_string(total_pieces) +
                           " pieces of split long rows exceed 2^31 - 1 positions; raise sell_long_row or "
                           "set sell_long_split = false");
-  r.len.insert(r.len.end(), piece_len.begin(), piece_len.end());
+  r.len = host_array<std::int32_t>("pspmv::sell_rows_len", n + total_pieces);
+  r.long_rows = host_array<std::int32_t>("pspmv::sell_long_rows", total_long);
+  r.piece_begin = host_array<std::int64_t>("pspmv::sell_piece_begin", total_pieces);
+  if (split) {
+    r.piece_ptr = host_array<std::int64_t>("pspmv::sell_piece_ptr", total_long + 1);
+    r.piece_ptr(0) = 0;
+  }
+  for_pieces("pspmv::sell_rows", n, host_piece, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    std::int64_t l = nlong[b], q = npieces[b];
+    for (std::int64_t i = begin; i < end; ++i) {
+      const std::int64_t len = length(i);
+      if (!is_long(len)) {
+        r.len(i) = static_cast<std::int32_t>(len);
+        continue;
+      }
+      r.len(i) = -1;
+      r.long_rows(l) = static_cast<std::int32_t>(i);
+      ++l;
+      if (!split) continue;
+      for (std::int64_t k = 0; k < len; k += T, ++q) {
+        r.piece_begin(q) = static_cast<std::int64_t>(row_ptr[i]) + k;
+        r.len(n + q) = static_cast<std::int32_t>(std::min(T, len - k));
+      }
+      r.piece_ptr(l) = q;
+    }
+  });
   return r;
 }
 
 /// Permutation of positions sorted by descending length within windows of sigma (stable);
-/// a long row (outside the slices) sorts by its full length.
+/// a long row (outside the slices) sorts by its full length. The windows are sorted in
+/// parallel, each by one thread (std::stable_sort: the same order as a serial sort).
 template <class Offset>
-std::vector<std::int32_t> sell_permutation(const SellRows& rows, const Offset* row_ptr, std::int64_t sigma) {
+Kokkos::View<std::int32_t*, Kokkos::HostSpace> sell_permutation(const SellRows& rows, const Offset* row_ptr,
+                                                                 std::int64_t sigma) {
   const std::int64_t n = rows.npos();
-  std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
-  std::iota(perm.begin(), perm.end(), 0);
-  if (sigma <= 1) return perm;
-  auto key = [&](std::int32_t v) -> std::int64_t {
-    return rows.len[v] >= 0 ? rows.len[v] : static_cast<std::int64_t>(row_ptr[v + 1] - row_ptr[v]);
-  };
-  for (std::int64_t w = 0; w < n; w += sigma) {
-    const std::int64_t e = std::min<std::int64_t>(n, w + sigma);
-    std::stable_sort(perm.begin() + w, perm.begin() + e, [&](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
+  auto perm = host_array<std::int32_t>("pspmv::sell_perm", n);
+  std::int32_t* pp = perm.data();
+  if (sigma <= 1 || n <= 1) {
+    for_each_index("pspmv::sell_permutation", n, [&](std::int64_t p) { pp[p] = static_cast<std::int32_t>(p); });
+    return perm;
   }
+  const std::int32_t* len = rows.len.data();
+  auto key = [&](std::int32_t v) -> std::int64_t {
+    return len[v] >= 0 ? len[v] : static_cast<std::int64_t>(row_ptr[v + 1] - row_ptr[v]);
+  };
+  for_pieces("pspmv::sell_permutation", n, sigma, [&](std::int64_t, std::int64_t w, std::int64_t e) {
+    for (std::int64_t p = w; p < e; ++p) pp[p] = static_cast<std::int32_t>(p);
+    std::stable_sort(pp + w, pp + e, [&](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
+  });
   return perm;
+}
+
+/// The sorted order of A's row structure for sigma and the long-row handling.
+template <class Offset>
+SellOrder sell_order(const Offset* row_ptr, std::int32_t nrows, std::int64_t sigma, std::int64_t long_row_threshold,
+                     bool split) {
+  SellOrder o;
+  o.rows = sell_rows(row_ptr, nrows, long_row_threshold, split);
+  o.perm = sell_permutation(o.rows, row_ptr, sigma);
+  o.sigma = sigma;
+  o.long_row_threshold = long_row_threshold;
+  o.split = split;
+  return o;
+}
+
+/// Longest position of each slice of C sorted positions (-1 rows count as 0), in parallel.
+template <class Order>
+void slice_widths(const Order& o, std::int64_t C, std::int32_t* width) {
+  const std::int64_t npos = o.rows.npos(), nslices = (npos + C - 1) / C;
+  const std::int32_t* len = o.rows.len.data();
+  const std::int32_t* perm = o.perm.data();
+  for_each_index("pspmv::sell_slice_width", nslices, [&](std::int64_t s) {
+    std::int32_t w = 0;
+    for (std::int64_t p = s * C; p < std::min<std::int64_t>(npos, (s + 1) * C); ++p) w = std::max(w, len[perm[p]]);
+    width[s] = w;
+  });
+}
+
+/// SellShape of an order at slice height C.
+template <class Offset>
+SellShape sell_shape_of(const SellOrder& o, const Offset* row_ptr, std::int32_t nrows, int slice_height) {
+  const std::int64_t npos = o.rows.npos(), C = slice_height;
+  SellShape s;
+  s.nslices = (npos + C - 1) / C;
+  s.long_rows = static_cast<std::int64_t>(o.rows.long_rows.extent(0));
+  s.pieces = npos - nrows;
+  std::vector<std::int32_t> width(static_cast<std::size_t>(s.nslices));
+  slice_widths(o, C, width.data());
+  std::vector<std::int64_t> ptr(width.size() + 1);
+  s.stored = exclusive_scan<std::int64_t>("pspmv::sell_shape", s.nslices, [&](std::int64_t sl) { return C * width[sl]; },
+                                          ptr.data());
+  if (!o.split) {
+    const std::int32_t* lr = o.rows.long_rows.data();
+    std::vector<std::int64_t> lptr(static_cast<std::size_t>(s.long_rows) + 1);
+    s.stored += exclusive_scan<std::int64_t>(
+        "pspmv::sell_shape_long", s.long_rows,
+        [&](std::int64_t l) { return static_cast<std::int64_t>(row_ptr[lr[l] + 1] - row_ptr[lr[l]]); }, lptr.data());
+  }
+  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
+  s.padding = nnz > 0 ? static_cast<double>(s.stored) / static_cast<double>(nnz) : 1.0;
+  return s;
 }
 }  // namespace detail
 
@@ -193,28 +309,142 @@ template <class Offset>
 SellShape sell_shape(const Offset* row_ptr, std::int32_t nrows, int slice_height, std::int64_t sigma,
                      std::int64_t long_row_threshold = 0, bool split = false) {
   check_sell_parameters(slice_height, sigma);
-  const auto rows = detail::sell_rows(row_ptr, nrows, long_row_threshold, split);
-  const auto perm = detail::sell_permutation(rows, row_ptr, sigma);
-  const std::int64_t npos = rows.npos();
-  SellShape s;
-  const std::int64_t C = slice_height;
-  s.nslices = (npos + C - 1) / C;
-  s.long_rows = static_cast<std::int64_t>(rows.long_rows.size());
-  s.pieces = npos - nrows;
-  if (!split)
-    for (const std::int32_t i : rows.long_rows) s.stored += row_ptr[i + 1] - row_ptr[i];
-  for (std::int64_t sl = 0; sl < s.nslices; ++sl) {
-    std::int64_t w = 0;
-    for (std::int64_t p = sl * C; p < std::min<std::int64_t>(npos, (sl + 1) * C); ++p)
-      w = std::max<std::int64_t>(w, rows.len[perm[p]]);
-    s.stored += C * w;
-  }
-  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
-  s.padding = nnz > 0 ? static_cast<double>(s.stored) / static_cast<double>(nnz) : 1.0;
-  return s;
+  const auto order = detail::sell_order(row_ptr, nrows, sigma, long_row_threshold, split);
+  return detail::sell_shape_of(order, row_ptr, nrows, slice_height);
 }
 
-/// Converts a validated host CSR matrix to SELL-C-sigma on the host.
+namespace detail {
+// The passes of csr_to_sell(A, C, order), one function each: nvcc's front end (CUDA 12's EDG)
+// fails on a function template that holds several of these host lambdas.
+
+/// out[p] = len[perm[p]] for p < n.
+inline void gather_lengths(const std::int32_t* len, const std::int32_t* perm, std::int64_t n, std::int32_t* out) {
+  for_each_index("pspmv::sell_row_len", n, [=](std::int64_t p) { out[p] = len[perm[p]]; });
+}
+
+/// ptr = exclusive scan of the long rows' lengths (nlong + 1 entries); returns their entries.
+template <class Offset>
+std::int64_t long_row_offsets(const Offset* rp, const std::int32_t* lr, std::int64_t nlong, std::int64_t* ptr) {
+  return exclusive_scan<std::int64_t>(
+      "pspmv::sell_long_row_ptr", nlong, [=](std::int64_t l) { return static_cast<std::int64_t>(rp[lr[l] + 1] - rp[lr[l]]); },
+      ptr);
+}
+
+/// pos[l] = sorted position of long row lr[l] (lr increasing: a binary search per position).
+inline void long_row_positions(const std::int32_t* len, const std::int32_t* perm, std::int64_t npos,
+                               const std::int32_t* lr, std::int64_t nlong, std::int32_t* pos) {
+  for_each_index("pspmv::sell_long_pos", npos, [=](std::int64_t p) {
+    if (len[perm[p]] < 0) pos[std::lower_bound(lr, lr + nlong, perm[p]) - lr] = static_cast<std::int32_t>(p);
+  });
+}
+
+/// The long rows' entries, row after row, into their own CSR arrays.
+template <class Value, class Offset>
+void copy_long_rows(const Offset* rp, const std::int32_t* ci, const Value* va, const std::int32_t* lr, std::int64_t nlong,
+                    const std::int64_t* ptr, std::int32_t* col, Value* val) {
+  for_each_index("pspmv::sell_long_rows", nlong, [=](std::int64_t l) {
+    const std::int64_t b = static_cast<std::int64_t>(rp[lr[l]]);
+    for (std::int64_t k = 0; k < ptr[l + 1] - ptr[l]; ++k) {
+      col[ptr[l] + k] = ci[b + k];
+      val[ptr[l] + k] = va[b + k];
+    }
+  });
+}
+
+/// slice_ptr = exclusive scan of C x width; returns the stored entries.
+inline std::int64_t slice_offsets(const std::int32_t* width, std::int64_t nslices, std::int64_t C, std::int64_t* ptr) {
+  return exclusive_scan<std::int64_t>("pspmv::sell_slice_ptr", nslices, [=](std::int64_t s) { return C * width[s]; },
+                                      ptr);
+}
+
+/// The scatter: slice s's column j holds entry j of its C positions, padding (column 0,
+/// value 0) past each position's length. Position v < n starts at rp[v], a piece at
+/// piece_begin[v - n].
+template <class Value, class Offset>
+void scatter_slices(const Offset* rp, const std::int64_t* piece_begin, std::int64_t n, const std::int32_t* ci,
+                    const Value* va, const std::int32_t* perm, const std::int32_t* row_len, std::int64_t npos,
+                    const std::int32_t* width, const std::int64_t* sptr, std::int64_t nslices, std::int64_t C,
+                    std::int32_t* col, Value* val) {
+  for_each_index("pspmv::csr_to_sell", nslices, [=](std::int64_t s) {
+    const std::int64_t w = width[s], base = sptr[s];
+    for (std::int64_t r = 0; r < C; ++r) {
+      const std::int64_t p = s * C + r;
+      std::int64_t have = 0;
+      if (p < npos && row_len[p] > 0) {
+        have = row_len[p];
+        const std::int64_t v = perm[p];
+        const std::int64_t b = v < n ? static_cast<std::int64_t>(rp[v]) : piece_begin[v - n];
+        for (std::int64_t j = 0; j < have; ++j) {
+          col[base + j * C + r] = ci[b + j];
+          val[base + j * C + r] = va[b + j];
+        }
+      }
+      for (std::int64_t j = have; j < w; ++j) {  // padding: column 0, value 0, never read
+        col[base + j * C + r] = 0;
+        val[base + j * C + r] = Value(0);
+      }
+    }
+  });
+}
+}  // namespace detail
+
+/// Converts a validated host CSR matrix to SELL-C-sigma on the host, from the sorted order
+/// `order` of its rows (detail::sell_order with this sigma, threshold and split: choose()
+/// keeps the one it computed for the shape). Every step runs in parallel on the host: the
+/// permuted row lengths, the slice widths, the scan of slice offsets, the scatter of the
+/// entries (padding written as column 0, value 0 by the same pass) and the long-row CSR.
+template <class Value, class Offset>
+SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A, int slice_height,
+                                                 const detail::SellOrder& order) {
+  using detail::host_array;
+  SellMatrix<Value, Kokkos::HostSpace> S;
+  const std::int64_t C = slice_height;
+  const std::int32_t n = A.nrows;
+  const auto& rows = order.rows;
+  const std::int32_t npos = static_cast<std::int32_t>(rows.npos());
+  S.nrows = n;
+  S.npos = npos;
+  S.ncols = A.ncols;
+  S.slice_height = slice_height;
+  S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(order.sigma, std::max<std::int32_t>(1, npos)));
+  S.nnz = static_cast<std::int64_t>(A.nnz());
+  S.long_split = order.split;
+  S.long_row_threshold = order.long_row_threshold;
+  const std::int64_t nslices = (npos + C - 1) / C;
+  S.perm = order.perm;
+  S.row_len = host_array<std::int32_t>("pspmv::sell_row_len", npos);
+  detail::gather_lengths(rows.len.data(), order.perm.data(), npos, S.row_len.data());
+  const std::int64_t nlong = static_cast<std::int64_t>(rows.long_rows.extent(0));
+  S.long_rows = rows.long_rows;
+  if (S.long_split) {
+    S.piece_ptr = rows.piece_ptr;
+  } else {
+    S.long_pos = host_array<std::int32_t>("pspmv::sell_long_pos", nlong);
+    S.long_row_ptr = host_array<std::int64_t>("pspmv::sell_long_row_ptr", nlong + 1);
+    const std::int64_t long_nnz =
+        detail::long_row_offsets(A.row_ptr.data(), rows.long_rows.data(), nlong, S.long_row_ptr.data());
+    S.long_col_idx = host_array<std::int32_t>("pspmv::sell_long_col_idx", long_nnz);
+    S.long_values = host_array<Value>("pspmv::sell_long_values", long_nnz);
+    if (nlong > 0)
+      detail::long_row_positions(rows.len.data(), order.perm.data(), npos, rows.long_rows.data(), nlong,
+                                 S.long_pos.data());
+    detail::copy_long_rows(A.row_ptr.data(), A.col_idx.data(), A.values.data(), rows.long_rows.data(), nlong,
+                           S.long_row_ptr.data(), S.long_col_idx.data(), S.long_values.data());
+  }
+  S.slice_width = host_array<std::int32_t>("pspmv::sell_slice_width", nslices);
+  S.slice_ptr = host_array<std::int64_t>("pspmv::sell_slice_ptr", nslices + 1);
+  detail::slice_widths(order, C, S.slice_width.data());
+  const std::int64_t stored = detail::slice_offsets(S.slice_width.data(), nslices, C, S.slice_ptr.data());
+  S.col_idx = host_array<std::int32_t>("pspmv::sell_col_idx", stored);
+  S.values = host_array<Value>("pspmv::sell_values", stored);
+  detail::scatter_slices(A.row_ptr.data(), rows.piece_begin.data(), n, A.col_idx.data(), A.values.data(),
+                         order.perm.data(), S.row_len.data(), npos, S.slice_width.data(), S.slice_ptr.data(), nslices, C,
+                         S.col_idx.data(), S.values.data());
+  return S;
+}
+
+/// Converts a validated host CSR matrix to SELL-C-sigma on the host (sorting its rows first:
+/// csr_to_sell with detail::sell_order).
 /// Rows longer than `long_row_threshold` (> 0) leave the slices: into the long-row CSR, or
 /// with `split` cut into pieces of at most that many entries inside the slices.
 /// @throws InvalidArgument for bad C or sigma, or more than 2^31 - 1 positions.
@@ -223,77 +453,9 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
                                                  std::int64_t sigma, std::int64_t long_row_threshold = 0,
                                                  bool split = false) {
   check_sell_parameters(slice_height, sigma);
-  SellMatrix<Value, Kokkos::HostSpace> S;
-  const std::int64_t C = slice_height;
-  const std::int32_t n = A.nrows;
-  const auto rows = detail::sell_rows(A.row_ptr.data(), n, long_row_threshold, split && long_row_threshold > 0);
-  const std::int32_t npos = static_cast<std::int32_t>(rows.len.size());
-  S.nrows = n;
-  S.npos = npos;
-  S.ncols = A.ncols;
-  S.slice_height = slice_height;
-  S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(sigma, std::max<std::int32_t>(1, npos)));
-  S.nnz = static_cast<std::int64_t>(A.nnz());
-  S.long_split = split && long_row_threshold > 0;
-  const auto perm = detail::sell_permutation(rows, A.row_ptr.data(), sigma);
-  const std::int64_t nslices = (npos + C - 1) / C;
-  S.perm = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_perm", npos);
-  S.row_len = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_row_len", npos);
-  S.slice_width = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_slice_width", nslices);
-  S.slice_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_slice_ptr", nslices + 1);
-  S.long_row_threshold = long_row_threshold;
-  for (std::int32_t p = 0; p < npos; ++p) {
-    S.perm(p) = perm[p];
-    S.row_len(p) = rows.len[perm[p]];  // -1: a long row
-  }
-  const std::int64_t nlong = static_cast<std::int64_t>(rows.long_rows.size());
-  S.long_rows = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_rows", nlong);
-  for (std::int64_t l = 0; l < nlong; ++l) S.long_rows(l) = rows.long_rows[l];
-  if (S.long_split) {
-    S.piece_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_piece_ptr", nlong + 1);
-    for (std::int64_t l = 0; l <= nlong; ++l) S.piece_ptr(l) = rows.piece_ptr[l];
-  } else {
-    std::vector<std::int64_t> long_ptr(1, 0);
-    for (const std::int32_t i : rows.long_rows) long_ptr.push_back(long_ptr.back() + (A.row_ptr(i + 1) - A.row_ptr(i)));
-    S.long_pos = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_pos", nlong);
-    S.long_row_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("pspmv::sell_long_row_ptr", nlong + 1);
-    S.long_col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_long_col_idx", long_ptr.back());
-    S.long_values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::sell_long_values", long_ptr.back());
-    std::vector<std::int32_t> pos_of(static_cast<std::size_t>(n));
-    for (std::int32_t p = 0; p < npos; ++p) pos_of[perm[p]] = p;
-    for (std::int64_t l = 0; l < nlong; ++l) {
-      S.long_pos(l) = pos_of[rows.long_rows[l]];
-      S.long_row_ptr(l + 1) = long_ptr[l + 1];
-      const Offset b = A.row_ptr(rows.long_rows[l]);
-      for (std::int64_t k = 0; k < long_ptr[l + 1] - long_ptr[l]; ++k) {
-        S.long_col_idx(long_ptr[l] + k) = A.col_idx(b + k);
-        S.long_values(long_ptr[l] + k) = A.values(b + k);
-      }
-    }
-  }
-  for (std::int64_t s = 0; s < nslices; ++s) {
-    std::int32_t w = 0;
-    for (std::int64_t p = s * C; p < std::min<std::int64_t>(npos, (s + 1) * C); ++p) w = std::max(w, S.row_len(p));
-    S.slice_width(s) = w;
-    S.slice_ptr(s + 1) = S.slice_ptr(s) + C * w;
-  }
-  const std::int64_t stored = S.slice_ptr(nslices);
-  S.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("pspmv::sell_col_idx", stored);  // zero: padding
-  S.values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::sell_values", stored);
-  Kokkos::parallel_for(
-      "pspmv::csr_to_sell", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nslices),
-      [&](const std::int64_t s) {
-        for (std::int64_t p = s * C; p < std::min<std::int64_t>(npos, (s + 1) * C); ++p) {
-          const std::int64_t r = p - s * C;
-          const std::int64_t b = rows.begin(A.row_ptr.data(), S.perm(p));
-          for (std::int32_t j = 0; j < S.row_len(p); ++j) {
-            S.col_idx(S.slice_ptr(s) + j * C + r) = A.col_idx(b + j);
-            S.values(S.slice_ptr(s) + j * C + r) = A.values(b + j);
-          }
-        }
-      });
-  Kokkos::DefaultHostExecutionSpace().fence();  // the host only: no wait on device work
-  return S;
+  const auto order =
+      detail::sell_order(A.row_ptr.data(), A.nrows, sigma, long_row_threshold, split && long_row_threshold > 0);
+  return csr_to_sell(A, slice_height, order);
 }
 
 /// Deep copy of a SELL matrix into another memory space, ordered on the execution-space

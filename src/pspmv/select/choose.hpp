@@ -70,6 +70,16 @@ struct SellParams {
   int C = 0;
   std::int64_t sigma = 1, long_threshold = 0;
   bool long_split = false;
+  bool operator==(const SellParams& o) const {
+    return C == o.C && sigma == o.sigma && long_threshold == o.long_threshold && long_split == o.long_split;
+  }
+};
+
+/// A SELL shape already known (a plan built from the same matrix stores it): choose() takes
+/// it instead of sorting the rows when its parameters are the ones chosen.
+struct KnownSell {
+  SellParams params;
+  SellShape shape;
 };
 
 template <class Traits, class Value>
@@ -95,14 +105,21 @@ SellParams sell_params(const AnalyzeOptions& o, std::int32_t nrows) {
 /// scattered-columns rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
 Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
-                     const AnalyzeOptions& o, const SellParams& sp, SellShape& shape, Reason& reason) {
+                     const AnalyzeOptions& o, const SellParams& sp, SellShape& shape, SellOrder& order,
+                     const KnownSell* known, Reason& reason) {
   using Traits = ExecTraits<ExecSpace>;
   const RowStats& s = f.stats;
   const double csr_bytes = static_cast<double>(A.bytes());
   const bool caller_limit = o.sell_memory_limit > 0;
   const double limit = caller_limit ? o.sell_memory_limit : Traits::sell_memory_limit;
-  const auto shape_of = [&] {
-    shape = sell_shape(A.row_ptr.data(), A.nrows, sp.C, sp.sigma, sp.long_threshold, sp.long_split);
+  const auto shape_of = [&] {  // the sorted order is kept: the conversion takes it instead of sorting again
+    check_sell_parameters(sp.C, sp.sigma);
+    if (known && known->params == sp) {
+      shape = known->shape;
+      return;
+    }
+    order = sell_order(A.row_ptr.data(), A.nrows, sp.sigma, sp.long_threshold, sp.long_split);
+    shape = sell_shape_of(order, A.row_ptr.data(), A.nrows, sp.C);
   };
   // SELL if its bytes stay within `allowed` times the CSR bytes.
   const auto sell_within = [&](double allowed, const std::string& prefix, const std::string& why) {
@@ -269,9 +286,13 @@ int clamp_team(const ExecSpace& space, int team_size, int vector_length, bool ca
 /// @throws InvalidArgument for options out of range (sizes < 0, SELL C not in
 ///         {4, 8, 16, 32, 64}, a vector length that is not a power of two or exceeds a warp,
 ///         a team beyond the space's limit, keep_permuted with a CSR format or split rows).
+/// With `order` given, the sorted order of A's rows computed for a SELL shape is moved there
+/// (empty when none was computed), so that the conversion does not sort again; with `known`,
+/// a shape of A known for its parameters is taken instead of sorting.
 template <class ExecSpace, class Value, class Offset>
 PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
-                  const AnalyzeOptions& o) {
+                  const AnalyzeOptions& o, detail::SellOrder* order = nullptr,
+                  const detail::KnownSell* known = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 || o.rows_per_team < 0 ||
       o.num_blocks < 0)
@@ -283,8 +304,10 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   const std::int64_t nrows = s.nrows, concurrency = space.concurrency();
   const detail::SellParams sp = detail::sell_params<Traits, Value>(o, A.nrows);
   SellShape shape;
-  c.format = detail::choose_format(space, A, f, o, sp, shape, c.reason);
+  detail::SellOrder sell_order;
+  c.format = detail::choose_format(space, A, f, o, sp, shape, sell_order, known, c.reason);
   const bool sell = c.format == Format::sell;
+  if (order) *order = sell ? std::move(sell_order) : detail::SellOrder{};
   if (sell) check_sell_parameters(sp.C, sp.sigma);
   const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
   c.mapping = detail::choose_mapping<Traits>(row_ptr, f, o, sell, small_team, concurrency, c.reason);

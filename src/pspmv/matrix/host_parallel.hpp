@@ -1,0 +1,87 @@
+#pragma once
+/// @file host_parallel.hpp
+/// The host-side parallel patterns of analyze(): a range cut into pieces of a fixed size
+/// (the cut does not depend on the thread count), each piece handled by one thread, the
+/// pieces' results combined in order. What is combined is integers (exact in any order) or
+/// sums kept per piece and added in piece order, so results are the same for any thread count.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace pspmv {
+namespace detail {
+
+/// The host execution space of analyze()'s host-side work.
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+
+/// Rows per piece of analyze()'s host loops.
+constexpr std::int64_t host_piece = std::int64_t{1} << 16;
+
+/// Pieces of [0, n) with `piece` items each (the last one shorter).
+inline std::int64_t pieces_of(std::int64_t n, std::int64_t piece = host_piece) {
+  return n > 0 ? (n + piece - 1) / piece : 0;
+}
+
+/// Calls f(b, begin, end) for every piece b of [0, n), in parallel on the host; returns when
+/// all are done (a host fence only: no wait on device work).
+template <class F>
+void for_pieces(const char* label, std::int64_t n, std::int64_t piece, const F& f) {
+  const std::int64_t np = pieces_of(n, piece);
+  if (np == 0) return;
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<HostExec>(0, np),
+                       [&](const std::int64_t b) { f(b, b * piece, std::min(n, (b + 1) * piece)); });
+  HostExec().fence();
+}
+
+/// Calls f(i) for every i in [0, n), in parallel on the host; returns when done.
+template <class F>
+void for_each_index(const char* label, std::int64_t n, const F& f) {
+  if (n <= 0) return;
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<HostExec>(0, n), [&](const std::int64_t i) { f(i); });
+  HostExec().fence();
+}
+
+/// The first i in [0, n) with bad(i), or n if none; in parallel over pieces.
+template <class Pred>
+std::int64_t first_index(const char* label, std::int64_t n, const Pred& bad) {
+  std::vector<std::int64_t> first(static_cast<std::size_t>(pieces_of(n)), n);
+  for_pieces(label, n, host_piece, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i)
+      if (bad(i)) {
+        first[b] = i;
+        return;
+      }
+  });
+  for (const std::int64_t f : first)
+    if (f < n) return f;
+  return n;
+}
+
+/// Exclusive prefix sum of count(i) over [0, n): out[i] = sum of count(j) for j < i, out[n] =
+/// the total (out has n + 1 entries). Two parallel passes over pieces; integers, so exact.
+template <class T, class Count>
+T exclusive_scan(const char* label, std::int64_t n, const Count& count, T* out) {
+  const std::int64_t np = pieces_of(n);
+  std::vector<T> piece_sum(static_cast<std::size_t>(np) + 1, T(0));
+  for_pieces(label, n, host_piece, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    T s = 0;
+    for (std::int64_t i = begin; i < end; ++i) s += count(i);
+    piece_sum[b + 1] = s;
+  });
+  for (std::int64_t b = 0; b < np; ++b) piece_sum[b + 1] += piece_sum[b];
+  for_pieces(label, n, host_piece, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    T s = piece_sum[b];
+    for (std::int64_t i = begin; i < end; ++i) {
+      out[i] = s;
+      s += count(i);
+    }
+  });
+  out[n] = piece_sum[np];
+  return piece_sum[np];
+}
+
+}  // namespace detail
+}  // namespace pspmv

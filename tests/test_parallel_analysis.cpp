@@ -1,0 +1,417 @@
+// analyze()'s host work runs in parallel over pieces of rows: validation, row statistics,
+// column spread, lane-slots, the nnz partition and CSR -> SELL-C-sigma (positions, sorted
+// windows, slice widths and offsets, scatter, long rows). Each is compared here with a plain
+// serial computation of the same definition, bit for bit, on irregular matrices that span
+// several pieces. ctest runs this suite again at 1 and 3 threads (tests/CMakeLists.txt).
+#include <cstring>
+
+#include "test_util.hpp"
+
+using namespace pspmv_test;
+
+namespace {
+
+/// Irregular rows: mostly short (0-12 entries, some empty), every 97th row long (200-700),
+/// columns random and sorted, values random. nrows spans several pieces of host work.
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Offset> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<Value> v;
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  for (std::int32_t i = 0; i < nrows; ++i) {
+    const std::int32_t len = i % 97 == 5 ? 200 + static_cast<std::int32_t>(rng() % 500) : static_cast<std::int32_t>(rng() % 13);
+    std::vector<std::int32_t> c(static_cast<std::size_t>(len));
+    for (auto& x : c) x = static_cast<std::int32_t>(rng() % static_cast<unsigned>(ncols));
+    std::sort(c.begin(), c.end());
+    for (const auto x : c) {
+      ci.push_back(x);
+      v.push_back(static_cast<Value>(val(rng)));
+    }
+    rp.push_back(static_cast<Offset>(ci.size()));
+  }
+  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+}
+
+// ---- serial references: the definitions, one row at a time ----
+
+struct RefStats {
+  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0;
+  long double sum = 0, sum2 = 0;
+  std::vector<std::int64_t> histogram;
+  long double spread = 0;
+};
+
+template <class Offset>
+RefStats serial_stats(const Offset* rp, const std::int32_t* ci, std::int64_t n, std::int64_t ncols) {
+  RefStats s;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t len = rp[i + 1] - rp[i];
+    s.min_len = std::min(s.min_len, len);
+    s.max_len = std::max(s.max_len, len);
+    s.sum += len;
+    s.sum2 += static_cast<long double>(len) * len;
+    std::size_t b = 0;
+    if (len == 0) ++s.empty;
+    else while ((std::int64_t{1} << b) <= len) ++b;
+    if (s.histogram.size() <= b) s.histogram.resize(b + 1, 0);
+    ++s.histogram[b];
+    double row_sum = 0;
+    for (Offset k = rp[i]; k < rp[i + 1]; ++k)
+      row_sum += std::fabs(static_cast<double>(ci[k]) / static_cast<double>(ncols) - static_cast<double>(i) / n);
+    s.spread += row_sum;
+  }
+  return s;
+}
+
+template <class Offset>
+std::int64_t serial_team_slots(const Offset* rp, std::int64_t n, std::int64_t V, std::int64_t W) {
+  const std::int64_t per = std::max<std::int64_t>(1, W / V);
+  std::int64_t slots = 0;
+  for (std::int64_t g = 0; g < n; g += per) {
+    std::int64_t it = 0;
+    for (std::int64_t i = g; i < std::min(n, g + per); ++i) it = std::max<std::int64_t>(it, (rp[i + 1] - rp[i] + V - 1) / V);
+    slots += W * it;
+  }
+  return slots;
+}
+
+/// SELL-C-sigma by its definition (sell.hpp's file comment), one position at a time.
+template <class Value>
+struct RefSell {
+  std::vector<std::int32_t> perm, row_len, slice_width, long_rows, long_pos, col_idx, long_col_idx;
+  std::vector<std::int64_t> slice_ptr{0}, piece_ptr, long_row_ptr{0};
+  std::vector<Value> values, long_values;
+};
+
+template <class Value, class Offset>
+RefSell<Value> serial_sell(const pspmv::HostCsr<Value, Offset>& A, std::int64_t C, std::int64_t sigma, std::int64_t T,
+                           bool split) {
+  RefSell<Value> R;
+  const std::int32_t n = A.nrows;
+  std::vector<std::int32_t> len;
+  std::vector<std::int64_t> begin, full;
+  if (split) R.piece_ptr.push_back(0);
+  std::vector<std::int32_t> plen;
+  std::vector<std::int64_t> pbegin;
+  for (std::int32_t i = 0; i < n; ++i) {
+    const std::int64_t l = A.row_ptr(i + 1) - A.row_ptr(i);
+    begin.push_back(A.row_ptr(i));
+    full.push_back(l);
+    if (T > 0 && l > T) {
+      len.push_back(-1);
+      R.long_rows.push_back(i);
+      if (split) {
+        for (std::int64_t k = 0; k < l; k += T) {
+          pbegin.push_back(A.row_ptr(i) + k);
+          plen.push_back(static_cast<std::int32_t>(std::min(T, l - k)));
+        }
+        R.piece_ptr.push_back(static_cast<std::int64_t>(plen.size()));
+      } else {
+        R.long_row_ptr.push_back(R.long_row_ptr.back() + l);
+        for (std::int64_t k = 0; k < l; ++k) {
+          R.long_col_idx.push_back(A.col_idx(A.row_ptr(i) + k));
+          R.long_values.push_back(A.values(A.row_ptr(i) + k));
+        }
+      }
+    } else {
+      len.push_back(static_cast<std::int32_t>(l));
+    }
+  }
+  for (std::size_t q = 0; q < plen.size(); ++q) {
+    len.push_back(plen[q]);
+    begin.push_back(pbegin[q]);
+    full.push_back(plen[q]);
+  }
+  const std::int64_t npos = static_cast<std::int64_t>(len.size());
+  R.perm.resize(static_cast<std::size_t>(npos));
+  std::iota(R.perm.begin(), R.perm.end(), 0);
+  if (sigma > 1)
+    for (std::int64_t w = 0; w < npos; w += sigma)
+      std::stable_sort(R.perm.begin() + w, R.perm.begin() + std::min(npos, w + sigma),
+                       [&](std::int32_t a, std::int32_t b) { return full[a] > full[b]; });
+  for (const auto v : R.perm) R.row_len.push_back(len[v]);
+  if (!split)
+    for (const auto r : R.long_rows)
+      R.long_pos.push_back(static_cast<std::int32_t>(std::find(R.perm.begin(), R.perm.end(), r) - R.perm.begin()));
+  for (std::int64_t s = 0; s * C < npos; ++s) {
+    std::int32_t w = 0;
+    for (std::int64_t p = s * C; p < std::min(npos, (s + 1) * C); ++p) w = std::max(w, R.row_len[p]);
+    R.slice_width.push_back(w);
+    R.slice_ptr.push_back(R.slice_ptr.back() + C * w);
+    R.col_idx.resize(static_cast<std::size_t>(R.slice_ptr.back()), 0);
+    R.values.resize(static_cast<std::size_t>(R.slice_ptr.back()), Value(0));
+    for (std::int64_t p = s * C; p < std::min(npos, (s + 1) * C); ++p)
+      for (std::int32_t j = 0; j < R.row_len[p]; ++j) {
+        R.col_idx[R.slice_ptr[s] + j * C + (p - s * C)] = A.col_idx(begin[R.perm[p]] + j);
+        R.values[R.slice_ptr[s] + j * C + (p - s * C)] = A.values(begin[R.perm[p]] + j);
+      }
+  }
+  return R;
+}
+
+/// Equal bit for bit: same length and the same bytes.
+template <class T, class View>
+::testing::AssertionResult same_bits(const std::vector<T>& want, const View& got, const char* what) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+  if (h.extent(0) != want.size())
+    return ::testing::AssertionFailure() << what << ": " << h.extent(0) << " entries, want " << want.size();
+  if (!want.empty() && std::memcmp(h.data(), want.data(), want.size() * sizeof(T)) != 0) {
+    std::size_t k = 0;
+    while (std::memcmp(&h(k), &want[k], sizeof(T)) == 0) ++k;
+    return ::testing::AssertionFailure() << what << " differs first at " << k << ": " << h(k) << ", want " << want[k];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+template <class Value, class Sell>
+void expect_same_sell(const RefSell<Value>& R, const Sell& S, bool split, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_TRUE(same_bits(R.perm, S.perm, "perm"));
+  EXPECT_TRUE(same_bits(R.row_len, S.row_len, "row_len"));
+  EXPECT_TRUE(same_bits(R.slice_width, S.slice_width, "slice_width"));
+  EXPECT_TRUE(same_bits(R.slice_ptr, S.slice_ptr, "slice_ptr"));
+  EXPECT_TRUE(same_bits(R.col_idx, S.col_idx, "col_idx"));
+  EXPECT_TRUE(same_bits(R.values, S.values, "values"));
+  EXPECT_TRUE(same_bits(R.long_rows, S.long_rows, "long_rows"));
+  if (split) {
+    if (!R.long_rows.empty() || S.piece_ptr.extent(0) > 0) EXPECT_TRUE(same_bits(R.piece_ptr, S.piece_ptr, "piece_ptr"));
+  } else {
+    EXPECT_TRUE(same_bits(R.long_pos, S.long_pos, "long_pos"));
+    EXPECT_TRUE(same_bits(R.long_row_ptr, S.long_row_ptr, "long_row_ptr"));
+    EXPECT_TRUE(same_bits(R.long_col_idx, S.long_col_idx, "long_col_idx"));
+    EXPECT_TRUE(same_bits(R.long_values, S.long_values, "long_values"));
+  }
+}
+
+}  // namespace
+
+TEST(ParallelAnalysis, RowStatisticsMatchTheSerialDefinition) {
+  for (const std::int32_t n : {1000, 65536, 200003}) {
+    const auto A = irregular<double, std::int64_t>(n, 5000, 7 + n);
+    const auto ref = serial_stats(A.row_ptr.data(), A.col_idx.data(), n, A.ncols);
+    const auto s = pspmv::compute_row_stats(A.row_ptr.data(), n, A.ncols);
+    EXPECT_EQ(s.min_len, ref.min_len);
+    EXPECT_EQ(s.max_len, ref.max_len);
+    EXPECT_EQ(s.empty_rows, ref.empty);
+    EXPECT_EQ(s.histogram, ref.histogram);
+    EXPECT_EQ(s.mean, static_cast<double>(ref.sum / n));  // integer sums: exact in any order
+    const long double var = ref.sum2 / n - (ref.sum / n) * (ref.sum / n);
+    EXPECT_EQ(s.stddev, std::sqrt(static_cast<double>(var)));
+    // Column spread: one sum per piece of 65536 rows, the pieces in order; the same value as
+    // the serial sum up to one piece, within rounding of the long-double sum beyond.
+    const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), n, A.ncols);
+    const double want = static_cast<double>(ref.spread / static_cast<long double>(A.nnz()));
+    if (n <= 65536) EXPECT_EQ(spread, want) << n;
+    else EXPECT_NEAR(spread, want, 1e-12 * want) << n;
+    const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), n, 32);
+    EXPECT_EQ(ls.thread_per_row, serial_team_slots(A.row_ptr.data(), n, 1, 32));
+    for (const int v : {1, 2, 8, 32})
+      EXPECT_EQ(pspmv::team_lane_slots(A.row_ptr.data(), n, v, 32), serial_team_slots(A.row_ptr.data(), n, v, 32)) << v;
+    const auto ls7 = pspmv::compute_lane_slots(A.row_ptr.data(), n, 7);  // groups across piece ends
+    EXPECT_EQ(ls7.thread_per_row, serial_team_slots(A.row_ptr.data(), n, 1, 7));
+  }
+}
+
+TEST(ParallelAnalysis, ValidationReportsTheFirstOffence) {
+  auto A = irregular<float, std::int64_t>(200003, 1000, 3);
+  // Two bad columns in different pieces: the first one is named.
+  const std::int64_t k1 = A.row_ptr(150001), k2 = A.row_ptr(70001);
+  const auto c1 = A.col_idx(k1), c2 = A.col_idx(k2);
+  A.col_idx(k1) = 1000;
+  A.col_idx(k2) = -3;
+  try {
+    pspmv::validate(A);
+    ADD_FAILURE() << "a column out of range was accepted";
+  } catch (const pspmv::InvalidMatrix& e) {
+    EXPECT_NE(std::string(e.what()).find("column index -3 of row 70001 (entry " + std::to_string(k2) + ")"),
+              std::string::npos)
+        << e.what();
+  }
+  A.col_idx(k1) = c1;
+  A.col_idx(k2) = c2;
+  EXPECT_NO_THROW(pspmv::validate(A));
+  // row_ptr decreasing at two rows: the first one is named.
+  const auto r1 = A.row_ptr(190000), r2 = A.row_ptr(100000);
+  A.row_ptr(190000) = A.row_ptr(190001) + 1;
+  A.row_ptr(100000) = A.row_ptr(100001) + 1;
+  try {
+    pspmv::validate(A);
+    ADD_FAILURE() << "a decreasing row_ptr was accepted";
+  } catch (const pspmv::InvalidMatrix& e) {
+    EXPECT_NE(std::string(e.what()).find("row_ptr decreases at row 100000"), std::string::npos) << e.what();
+  }
+  A.row_ptr(190000) = r1;
+  A.row_ptr(100000) = r2;
+  EXPECT_NO_THROW(pspmv::validate(A));
+}
+
+TEST(ParallelAnalysis, NnzPartitionMatchesBinarySearch) {
+  const auto A = irregular<double, std::int32_t>(100000, 3000, 11);
+  for (const std::int64_t nb : {1, 2, 3, 16, 1000}) {
+    std::vector<std::int32_t> part(static_cast<std::size_t>(nb) + 1);
+    pspmv::nnz_partition(A.row_ptr.data(), A.nrows, nb, part.data());
+    for (std::int64_t b = 1; b < nb; ++b) {
+      const std::int32_t target = static_cast<std::int32_t>((static_cast<long double>(A.nnz()) * b) / nb);
+      std::int32_t i = 0;
+      while (i < A.nrows && A.row_ptr(i) < target) ++i;  // the first row_ptr reaching the target
+      EXPECT_EQ(part[b], i) << nb << " blocks, block " << b;
+    }
+    EXPECT_EQ(part[0], 0);
+    EXPECT_EQ(part[nb], A.nrows);
+  }
+}
+
+TEST(ParallelAnalysis, SellMatchesTheSerialDefinitionBitForBit) {
+  const auto A = irregular<double, std::int64_t>(70001, 4000, 5);
+  for (const int C : {4, 8, 16, 32, 64})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{3}, std::int64_t{C} * 32, std::int64_t{70001}})
+      for (const std::int64_t T : {0, 64})
+        for (const bool split : {false, true}) {
+          if (T == 0 && split) continue;
+          const auto S = pspmv::csr_to_sell(A, C, sigma, T, split);
+          expect_same_sell(serial_sell(A, C, sigma, T, split), S, split,
+                           "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T) +
+                               (split ? " split" : ""));
+          const auto shape = pspmv::sell_shape(A.row_ptr.data(), A.nrows, C, sigma, T, split);
+          EXPECT_EQ(shape.stored, S.stored());
+          EXPECT_EQ(shape.pieces, S.npieces());
+        }
+}
+
+TEST(ParallelAnalysis, PlanStoresTheSellOfTheSerialDefinition) {
+  // analyze() converts from the order choose() sorted for the shape; the plan's SELL is the
+  // definition's, bit for bit, and its phases add up to no more than the total.
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const auto A = irregular<float, std::int32_t>(70001, 4000, 9);
+  for (const bool split : {false, true}) {
+    pspmv::AnalyzeOptions o;
+    o.format = pspmv::Format::sell;
+    o.slice_height = 8;
+    o.sigma = 256;
+    o.sell_long_row = 64;
+    o.sell_long_split = split;
+    const auto plan = pspmv::analyze<Exec>(A, o);
+    expect_same_sell(serial_sell(A, 8, 256, 64, split), plan.sell(), split, split ? "split" : "warp");
+    const auto& ph = plan.analysis();
+    EXPECT_EQ(ph.total, plan.analyze_seconds());
+    EXPECT_GT(ph.conversion, 0.0);
+    EXPECT_GT(ph.validation + ph.statistics + ph.choice, 0.0);
+    EXPECT_LE(ph.validation + ph.statistics + ph.choice + ph.conversion + ph.partition + ph.copy + ph.fingerprint,
+              ph.total * (1 + 1e-9));
+  }
+}
+
+namespace {
+
+/// Two Views (any memory spaces) hold the same bytes.
+template <class A, class B>
+::testing::AssertionResult same_view(const A& a, const B& b, const char* what) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  if (ha.extent(0) != hb.extent(0))
+    return ::testing::AssertionFailure() << what << ": " << hb.extent(0) << " entries, want " << ha.extent(0);
+  for (std::size_t k = 0; k < ha.extent(0); ++k)
+    if (std::memcmp(&ha(k), &hb(k), sizeof(ha(k))) != 0)
+      return ::testing::AssertionFailure() << what << " differs first at " << k << ": " << hb(k) << ", want " << ha(k);
+  return ::testing::AssertionSuccess();
+}
+
+template <class H, class D>
+void expect_same_sell_views(const H& h, const D& d, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(h.npos, d.npos);
+  EXPECT_EQ(h.sigma, d.sigma);
+  EXPECT_EQ(h.nnz, d.nnz);
+  EXPECT_EQ(h.long_split, d.long_split);
+  EXPECT_TRUE(same_view(h.slice_ptr, d.slice_ptr, "slice_ptr"));
+  EXPECT_TRUE(same_view(h.slice_width, d.slice_width, "slice_width"));
+  EXPECT_TRUE(same_view(h.row_len, d.row_len, "row_len"));
+  EXPECT_TRUE(same_view(h.perm, d.perm, "perm"));
+  EXPECT_TRUE(same_view(h.col_idx, d.col_idx, "col_idx"));
+  EXPECT_TRUE(same_view(h.values, d.values, "values"));
+  EXPECT_TRUE(same_view(h.long_rows, d.long_rows, "long_rows"));
+  EXPECT_TRUE(same_view(h.long_pos, d.long_pos, "long_pos"));
+  EXPECT_TRUE(same_view(h.long_row_ptr, d.long_row_ptr, "long_row_ptr"));
+  EXPECT_TRUE(same_view(h.long_col_idx, d.long_col_idx, "long_col_idx"));
+  EXPECT_TRUE(same_view(h.long_values, d.long_values, "long_values"));
+  EXPECT_TRUE(same_view(h.piece_ptr, d.piece_ptr, "piece_ptr"));
+}
+
+}  // namespace
+
+// SELL built in the default execution space's memory from its copy of the CSR (on a GPU: on
+// the device) is the host conversion's, bit for bit: every C, sigma (team-ranked windows, and
+// wider ones sorted on the host) and long-row handling.
+TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Mem = Exec::memory_space;
+  const auto A = irregular<float, std::int64_t>(20011, 3000, 13);
+  const auto dA = pspmv::copy_to<Mem>(A);
+  for (const int C : {4, 8, 16, 32, 64})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{3}, std::int64_t{C} * 32, std::int64_t{6000}})
+      for (const std::int64_t T : {0, 64})
+        for (const bool split : {false, true}) {
+          if (T == 0 && split) continue;
+          const std::string where = "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
+                                    " long=" + std::to_string(T) + (split ? " split" : "");
+          const auto H = pspmv::csr_to_sell(A, C, sigma, T, split);
+          expect_same_sell_views(H, pspmv::csr_to_sell_on(Exec(), dA, C, sigma, T, split), where);
+          if (C == 8) {  // with the host's sorted order handed over
+            const auto order = pspmv::detail::sell_order(A.row_ptr.data(), A.nrows, sigma, T, split);
+            expect_same_sell_views(H, pspmv::csr_to_sell_on(Exec(), dA, C, sigma, T, split, &order.perm),
+                                   where + " host order");
+          }
+        }
+  // A SELL plan of the default space holds the host conversion's matrix.
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::sell;
+  o.slice_height = 32;
+  o.sigma = 1024;
+  o.sell_long_row = 64;
+  for (const bool split : {false, true}) {
+    o.sell_long_split = split;
+    const auto plan = pspmv::analyze<Exec>(A, o);
+    expect_same_sell_views(pspmv::csr_to_sell(A, 32, 1024, 64, split), plan.sell(), split ? "plan split" : "plan warp");
+  }
+}
+
+// A plan built with `like` shares its stored matrix where the representation is the same, and
+// multiplies as a plan analyzed on its own.
+TEST(ParallelAnalysis, PlanReusesTheStorageOfItsLike) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using PlanT = pspmv::Plan<Exec, double, std::int64_t>;
+  const auto A = irregular<double, std::int64_t>(20011, 3000, 17);
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::sell;
+  o.slice_height = 8;
+  o.sell_long_row = 64;
+  o.sell_long_split = false;
+  o.schedule = pspmv::Schedule::static_chunks;
+  const auto first = pspmv::analyze<Exec>(A, o);
+  o.schedule = pspmv::Schedule::nnz_balanced;
+  const auto again = pspmv::analyze(Exec(), A, o, first);
+  const auto alone = pspmv::analyze<Exec>(A, o);
+  EXPECT_TRUE(again.analysis().reused);
+  EXPECT_TRUE(again.analysis().shares_storage);
+  EXPECT_EQ(again.analysis().conversion, 0.0);
+  EXPECT_EQ(again.sell().values.data(), first.sell().values.data());
+  EXPECT_EQ(again.describe(), alone.describe());
+  expect_same_sell_views(alone.sell(), again.sell(), "reused");
+  PlanT::vector_type x("x", A.ncols), y1("y1", A.nrows), y2("y2", A.nrows);
+  Kokkos::deep_copy(x, 0.5);
+  again.multiply(1.0, x, 0.0, y1);
+  alone.multiply(1.0, x, 0.0, y2);
+  Exec().fence();
+  EXPECT_TRUE(same_view(y2, y1, "y"));
+  // Another C stores another matrix: analyzed anew, still from the same statistics.
+  o.slice_height = 16;
+  const auto other = pspmv::analyze(Exec(), A, o, first);
+  EXPECT_TRUE(other.analysis().reused);
+  EXPECT_FALSE(other.analysis().shares_storage);
+  expect_same_sell_views(pspmv::csr_to_sell(A, 16, other.launch().sigma, 64, false), other.sell(), "C=16");
+  // A plan of another matrix is refused.
+  const auto B = irregular<double, std::int64_t>(20011, 3000, 17);
+  EXPECT_THROW(pspmv::analyze(Exec(), B, o, first), pspmv::InvalidArgument);
+}
