@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/matrix/csr.hpp"
@@ -142,9 +144,13 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     if (choice.schedule == Schedule::nnz_balanced)
       partition_of(h.slice_ptr.data(), static_cast<std::int32_t>(h.nslices()));
     t0 = clock::now();
-    st.sell = copy_to<memory_space>(space, h);
+    if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
+      st.sell = std::move(h);  // built in the plan's own memory: kept, not copied
+    } else {
+      st.sell = copy_to<memory_space>(space, h);
+      space.fence();
+    }
     while ((1 << st.log2_c) < p.slice_height) ++st.log2_c;
-    space.fence();
     ph.copy = seconds(t0);
   } else {
     if (choice.schedule == Schedule::nnz_balanced) partition_of(A.row_ptr.data(), A.nrows);
