@@ -46,7 +46,7 @@ string(REGEX REPLACE "[ \t\r\n]+" " " said "${out} ${err}")  # CMake wraps long 
 if(rc EQUAL 0)
   message(FATAL_ERROR "a consumer that found Kokkos ${other_version} first configured; it must fail:\n${out}\n${err}")
 endif()
-if(NOT said MATCHES "built against Kokkos ${KOKKOS_VERSION}" OR NOT said MATCHES "uses Kokkos ${other_version}")
+if(NOT said MATCHES "built against Kokkos ${KOKKOS_VERSION}" OR NOT said MATCHES "has Kokkos ${other_version}")
   message(FATAL_ERROR "the mismatch message must name Kokkos ${KOKKOS_VERSION} and ${other_version}:\n${out}\n${err}")
 endif()
 message(STATUS "refused as it should: ${said}")
