@@ -1,10 +1,20 @@
 #include "peers/kokkos_kernels.hpp"
 
 #include <chrono>
+#include <memory>
+#include <string>
 
 #ifdef PSPMV_HAVE_KOKKOSKERNELS
+#include <KokkosKernels_config.h>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
+// Kokkos Kernels 4.3 and later: a KokkosSparse::SPMVHandle plans the multiply once (its
+// algorithm choice and any analysis, done by the first call) and is reused by every call.
+// Kokkos Kernels 3.x has no handle (and no KOKKOSKERNELS_VERSION): each call decides anew.
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40300
+#define PSPMV_KK_SPMV_HANDLE 1
+#include <KokkosSparse_spmv_handle.hpp>
+#endif
 #endif
 
 namespace pspmv_peers {
@@ -25,13 +35,33 @@ Peer kokkos_kernels_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typ
   Peer p;
   p.impl = "kokkos-kernels";
   p.variant = "KokkosSparse::spmv";
-  p.note = "native kernels, TPLs off";
   const auto t0 = std::chrono::steady_clock::now();
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using Matrix = KokkosSparse::CrsMatrix<Value, std::int32_t, Device, void, Offset>;
   Matrix M("pspmv::kokkos_kernels_peer", A.nrows, A.ncols, A.nnz(), A.values, A.row_ptr, A.col_idx);
+#ifdef PSPMV_KK_SPMV_HANDLE
+  using X = Kokkos::View<const Value*, typename Exec::memory_space>;
+  using Y = Kokkos::View<Value*, typename Exec::memory_space>;
+  using Handle = KokkosSparse::SPMVHandle<Device, Matrix, X, Y>;
+  // SPMV_NATIVE: Kokkos Kernels' own kernels even where it was built with vendor TPLs (the tool
+  // measures cuSPARSE and MKL as peers of their own). The handle cannot be copied; the run
+  // closure shares it. Planned here, by a first call (its result is overwritten by every run),
+  // so setup_seconds holds the planning.
+  auto handle = std::make_shared<Handle>(KokkosSparse::SPMV_NATIVE);
+  KokkosSparse::spmv(Exec(), handle.get(), "N", Value(1), M, x, Value(0), y);
+  Exec().fence();
   p.setup_seconds = seconds_since(t0);
+  p.variant = "KokkosSparse::spmv+SPMVHandle";
+  p.note = std::string("Kokkos Kernels ") + std::to_string(KOKKOSKERNELS_VERSION_MAJOR) + "." +
+           std::to_string(KOKKOSKERNELS_VERSION_MINOR) + "." + std::to_string(KOKKOSKERNELS_VERSION_PATCH) +
+           ", planned handle (" + KokkosSparse::get_spmv_algorithm_name(handle->get_algorithm()) +
+           "), native kernels";
+  p.run = [M, x, y, handle] { KokkosSparse::spmv(Exec(), handle.get(), "N", Value(1), M, x, Value(0), y); };
+#else
+  p.setup_seconds = seconds_since(t0);
+  p.note = "Kokkos Kernels 3.x (no planning handle), native kernels, TPLs off";
   p.run = [M, x, y] { KokkosSparse::spmv("N", Value(1), M, x, Value(0), y); };
+#endif
   return p;
 #else
   (void)A, (void)x, (void)y;

@@ -1,6 +1,7 @@
 #pragma once
-// Peer: Kokkos Kernels 3.4's native KokkosSparse::spmv (its cuSPARSE/MKL TPLs are off: this
-// measures Kokkos Kernels' own kernels) on the tool's device copy of the matrix.
+// Peer: Kokkos Kernels' native KokkosSparse::spmv (its own kernels, not its cuSPARSE/MKL TPLs)
+// on the tool's device copy of the matrix; with Kokkos Kernels 4.3 or later through a
+// KokkosSparse::SPMVHandle planned once and reused by every call.
 #include "peers/peer.hpp"
 #include "pspmv/pspmv.hpp"
 
@@ -10,7 +11,8 @@ namespace pspmv_peers {
 bool kokkos_kernels_available();
 
 /// y = A x with KokkosSparse::spmv on A's views (no copy); setup_seconds is the wrapper's
-/// construction. An "absent:" entry when Kokkos Kernels was not compiled in.
+/// construction, and with a handle its planning (a first call). An "absent:" entry when
+/// Kokkos Kernels was not compiled in.
 template <class Exec, class Value, class Offset>
 Peer kokkos_kernels_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>& A,
                          const Kokkos::View<const Value*, typename Exec::memory_space>& x,
