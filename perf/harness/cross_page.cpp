@@ -222,13 +222,6 @@ std::string machine_colour(std::size_t i) {
   return palette[i % 8];
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-
 std::string base64(const std::string& bytes) {
   static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string o;

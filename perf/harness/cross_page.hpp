@@ -34,8 +34,7 @@ nlohmann::json cross_json(const CrossReport& r, const std::string& command);
 /// One CSV line per matrix and machine (RFC 4180 quoting).
 std::string cross_csv(const CrossReport& r);
 
-/// s as an RFC 4180 CSV field: quoted when it holds a comma, a quote or a line break, with
-/// quotes doubled.
+/// csv_field(s) (harness/records.hpp): s as an RFC 4180 CSV field.
 std::string csv_field(const std::string& s);
 
 /// The bytes as base64 (RFC 4648, with padding).
