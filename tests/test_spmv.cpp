@@ -343,6 +343,7 @@ TYPED_TEST(SpmvTest, IeeeSpecialsInTheMatrix) {
   for (auto f : pspmv::all_formats)
     for (auto m : pspmv::all_mappings)
       for (auto s : pspmv::all_schedules) {
+        if (!pspmv::schedule_runs(s, m, pspmv::ExecTraits<typename TestFixture::Exec>::is_gpu)) continue;
         pspmv::AnalyzeOptions opt;
         opt.format = f;
         opt.mapping = m;
