@@ -166,9 +166,9 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const ExecSpace& space,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), A.col_idx.extent(0));
   B.values = Kokkos::View<Value*, DstSpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
-  detail::copy_view(space, B.row_ptr, A.row_ptr);
-  detail::copy_view(space, B.col_idx, A.col_idx);
-  detail::copy_view(space, B.values, A.values);
+  Kokkos::deep_copy(space, B.row_ptr, A.row_ptr);
+  Kokkos::deep_copy(space, B.col_idx, A.col_idx);
+  Kokkos::deep_copy(space, B.values, A.values);
   return B;
 }
 

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 namespace pspmv {
@@ -43,31 +42,6 @@ void for_each_index(const char* label, std::int64_t n, const F& f) {
   if (n <= 0) return;
   Kokkos::parallel_for(label, Kokkos::RangePolicy<HostExec>(0, n), [&](const std::int64_t i) { f(i); });
   HostExec().fence();
-}
-
-/// dst(i) = src(i) for every entry (views of one extent).
-template <class Dst, class Src>
-struct CopyEntries {
-  Dst dst;
-  Src src;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { dst(i) = src(i); }
-};
-
-/// Copies src into dst (one extent), ordered on `space`. On a host execution space that
-/// reaches both, its threads copy in parallel, so that they also first-touch the destination's
-/// pages, as the multiply's threads will (Kokkos 3.4's deep_copy between host views ran a
-/// 784 MiB CSR at 18 GB/s on the H200 machine's 16-core host). Elsewhere Kokkos::deep_copy.
-template <class ExecSpace, class Dst, class Src>
-void copy_view(const ExecSpace& space, const Dst& dst, const Src& src) {
-  constexpr bool host = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value &&
-                        Kokkos::SpaceAccessibility<ExecSpace, typename Dst::memory_space>::accessible &&
-                        Kokkos::SpaceAccessibility<ExecSpace, typename Src::memory_space>::accessible;
-  if constexpr (host) {
-    Kokkos::parallel_for("pspmv::copy", Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(dst.extent(0))),
-                         CopyEntries<Dst, Src>{dst, src});
-  } else {
-    Kokkos::deep_copy(space, dst, src);
-  }
 }
 
 /// The first i in [0, n) with bad(i), or n if none; in parallel over pieces.
