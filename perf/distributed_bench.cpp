@@ -46,9 +46,9 @@ int run_distributed(const InputOptions&, const BenchOptions&, const std::vector<
 namespace {
 
 /// MPI for the length of the run: initialized here unless the caller did, finalized likewise.
-struct MpiSession {
+struct MpiRuntime {
   bool owner = false;
-  MpiSession() {
+  MpiRuntime() {
     int done = 0;
     MPI_Initialized(&done);
     if (!done) {
@@ -57,7 +57,7 @@ struct MpiSession {
       owner = true;
     }
   }
-  ~MpiSession() {
+  ~MpiRuntime() {
     if (owner) MPI_Finalize();
   }
 };
@@ -295,7 +295,7 @@ Outcome run_one(const std::string& spec, bool is_file, const BenchOptions& bo, c
 int run_distributed(const InputOptions& inputs, const BenchOptions& bo, const std::vector<std::string>& formats,
                     const std::vector<std::string>& mappings, const std::vector<std::string>& schedules,
                     const std::string& json, const DistributedBenchOptions& d, const RunInfo& info) {
-  MpiSession mpi;
+  MpiRuntime mpi;
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

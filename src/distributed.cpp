@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <exception>
 
 namespace pspmv {
 
@@ -45,6 +46,14 @@ void collectively(MPI_Comm comm, const std::function<void()>& local) {
   } catch (const Error& e) {
     kind = Kind::other;
     message = e.what();
+  } catch (const std::exception& e) {
+    // Not pspmv's own (an allocation, Kokkos, the standard library): still agreed, so that no
+    // rank is left waiting in the next collective.
+    kind = Kind::other;
+    message = e.what();
+  } catch (...) {
+    kind = Kind::other;
+    message = "an exception of unknown type";
   }
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -76,6 +85,7 @@ bool mpi_cuda_aware() {
 }
 
 void check_partition(const std::vector<std::int64_t>& offsets, int parts, std::int64_t n, const std::string& what) {
+  if (parts < 1) throw InvalidArgument(what + ": at least one rank is needed, got " + std::to_string(parts));
   if (static_cast<std::int64_t>(offsets.size()) != static_cast<std::int64_t>(parts) + 1)
     throw DimensionError(what + ": offsets (ranks + 1)", static_cast<std::int64_t>(parts) + 1,
                          static_cast<std::int64_t>(offsets.size()));

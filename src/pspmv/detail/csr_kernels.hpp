@@ -64,7 +64,9 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
 /// steps without branches, so that the partial sums stay in registers. Where the instruction set
 /// has vector gathers and the compiler is tuned to use them, the full groups may become one
 /// vector gather of x and one vector multiply-add. The order of the additions is fixed: two
-/// multiplies of a plan give the same y.
+/// multiplies of a plan give the same y. Reached only through a host Unroll above 1 (`pspmv
+/// bench --unroll-sweep`): measured within the noise, it is not the host's default
+/// (docs/selection.md).
 template <int Lanes, class Value, class ValuesView, class ColView, class XView>
 KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& col_idx, const XView& x,
                                        const std::int64_t begin, const std::int64_t end) {

@@ -179,7 +179,8 @@ ChunkQueues<Counter> make_queues(const ExecSpace& space, Schedule schedule, cons
 /// Schedule::serial: the calling thread runs work items [0, rows) in order, with no parallel
 /// region, on a copy of the functor held in registers (see QueuedRows). A Kokkos Tools region
 /// under the kernel's label marks it for profiling tools. choose() allows serial on a host
-/// only; on a GPU this is never reached.
+/// only; on a GPU this is never reached. The host backends run a launch to its end before the
+/// next begins, so the loop is ordered after earlier work on the instance as a launch would be.
 template <class ExecSpace, class Functor>
 void run_serial(const std::string& label, std::int64_t rows, const Functor& f) {
   if constexpr (!ExecTraits<ExecSpace>::is_gpu) {

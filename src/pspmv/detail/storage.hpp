@@ -50,10 +50,6 @@ struct Storage {
   std::size_t bytes() const { return csr.bytes() + sell.bytes() + partition.extent(0) * sizeof(std::int32_t); }
 };
 
-/// Builds the storage of `choice` for A on `space`: converts to SELL where chosen (from
-/// `order` when it is the sorted order of the chosen sigma and long-row handling, as choose()
-/// leaves it; else sorting here), computes the nnz partition, copies into the space's memory;
-/// returns once the copies are done. Each phase's seconds go to `phases` when given.
 /// Whether two choices store the same matrix: the same format and, for SELL, the same C,
 /// sigma and long-row handling (mapping, schedule and launch sizes may differ).
 inline bool same_storage(const PlanChoice& a, const PlanChoice& b) {
@@ -64,6 +60,11 @@ inline bool same_storage(const PlanChoice& a, const PlanChoice& b) {
          p.long_split == q.long_split;
 }
 
+/// Builds the storage of `choice` for A on `space`: converts to SELL where chosen (from
+/// `order` when it is the sorted order of the chosen sigma and long-row handling, as choose()
+/// leaves it; else sorting here), computes the nnz partition, copies into the space's memory
+/// (a host SELL plan keeps the SELL it built); returns once the copies are done. Each phase's
+/// seconds go to `phases` when given.
 /// With `shared` (the storage of a plan of the same matrix whose choice is `shared_choice`)
 /// and same_storage(choice, *shared_choice), the stored matrix is shared (Views are reference
 /// counted; plans only read them) and only the partition is computed.

@@ -31,10 +31,10 @@ namespace pspmv {
 /// rows.ncols == global_cols; rows.col_idx holds global column indices.
 template <class Value, class Offset = std::int64_t>
 struct DistributedRows {
-  std::int64_t global_rows = 0;
-  std::int64_t global_cols = 0;
-  std::int64_t first_row = 0;
-  HostCsr<Value, Offset> rows;
+  std::int64_t global_rows = 0;  ///< rows of the global matrix (the same on every rank)
+  std::int64_t global_cols = 0;  ///< columns of the global matrix (the same on every rank)
+  std::int64_t first_row = 0;    ///< global index of this rank's first row
+  HostCsr<Value, Offset> rows;   ///< this rank's rows, global column indices
 };
 
 /// Rank `rank`'s rows of a matrix every rank holds whole (a generator run on each rank): rows
@@ -43,6 +43,9 @@ template <class Value, class Offset>
 DistributedRows<Value, Offset> local_rows(const HostCsr<Value, Offset>& A, const std::vector<std::int64_t>& offsets,
                                           int rank) {
   check_partition(offsets, static_cast<int>(offsets.size()) - 1, A.nrows, "local_rows: row partition");
+  if (rank < 0 || rank >= static_cast<int>(offsets.size()) - 1)
+    throw InvalidArgument("local_rows: rank " + std::to_string(rank) + " is not in [0, " +
+                          std::to_string(offsets.size() - 1) + ")");
   const std::int64_t b = offsets[rank], e = offsets[rank + 1];
   const Offset kb = A.row_ptr(b), ke = A.row_ptr(e);
   DistributedRows<Value, Offset> d;
@@ -229,13 +232,16 @@ class DistributedPlan {
   /// communication alone, to set against multiply()'s wait phase. Returns its seconds.
   double exchange(const ExecSpace& space, const const_vector_type& x) const;
 
+  /// This rank and the number of ranks of the plan's communicator.
   int rank() const { return rank_; }
   int ranks() const { return size_; }
+  /// The global matrix's shape.
   std::int64_t global_rows() const { return global_rows_; }
   std::int64_t global_cols() const { return global_cols_; }
   /// Row partition (ranks + 1 offsets) and column partition (which x entries each rank owns).
   const std::vector<std::int64_t>& row_offsets() const { return row_offsets_; }
   const std::vector<std::int64_t>& col_offsets() const { return col_offsets_; }
+  /// This rank's rows (the length of its y) and owned columns (the length of its x).
   std::int32_t local_rows() const { return local_rows_; }
   std::int32_t local_cols() const { return local_cols_; }
   /// x entries received per multiply, and the global column of each (ascending).
@@ -332,6 +338,12 @@ DistributedPlan<ExecSpace, Value, Offset>::DistributedPlan(const ExecSpace& spac
     else
       col_offsets_ = partition_even(global_cols_, size_);
     check_partition(col_offsets_, size_, global_cols_, "DistributedPlan: column partition");
+  });
+  collectively(c, [&] {  // one column partition on every rank: rank 0's
+    std::vector<std::int64_t> first(col_offsets_);
+    MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_INT64_T, 0, c);
+    if (first != col_offsets_)
+      throw InvalidArgument("DistributedPlan: the column partition (options.col_offsets) differs from rank 0's");
   });
   local_rows_ = rows.rows.nrows;
   local_cols_ = static_cast<std::int32_t>(col_offsets_[rank_ + 1] - col_offsets_[rank_]);
@@ -443,6 +455,11 @@ void DistributedPlan<ExecSpace, Value, Offset>::check_vectors(const const_vector
                            static_cast<std::int64_t>(x.extent(0)));
     if (static_cast<std::int64_t>(y.extent(0)) != local_rows_)
       throw DimensionError(on + "length of y (= the rank's rows)", local_rows_, static_cast<std::int64_t>(y.extent(0)));
+    // Here, before any message is started: nothing may throw once the exchange has begun.
+    const auto* xb = x.data();
+    const auto* yb = y.data();
+    if (xb != nullptr && yb != nullptr && xb < yb + y.extent(0) && yb < xb + x.extent(0))
+      throw InvalidArgument(on + "x and y overlap in memory; pass distinct vectors");
   };
   if (!check_collectively_) return local();
   // collectively() prefixes the failing rank; the local message names it already.
@@ -458,14 +475,18 @@ void DistributedPlan<ExecSpace, Value, Offset>::check_vectors(const const_vector
 
 template <class ExecSpace, class Value, class Offset>
 void DistributedPlan<ExecSpace, Value, Offset>::start_exchange(const ExecSpace& space, const const_vector_type& x) const {
-  if (!pc_->recvs.empty()) MPI_Startall(static_cast<int>(pc_->recvs.size()), pc_->recvs.data());
   const std::int64_t n = static_cast<std::int64_t>(send_idx_.extent(0));
-  if (n == 0) return;
-  Kokkos::parallel_for("pspmv::distributed::pack", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                       detail::PackHalo<ExecSpace, Value>{send_buf_, x, send_idx_});
-  if (staged_) Kokkos::deep_copy(space, send_host_, send_buf_);
-  space.fence();  // the entries are in place before MPI reads them
-  MPI_Startall(static_cast<int>(pc_->sends.size()), pc_->sends.data());
+  if (n > 0) {
+    Kokkos::parallel_for("pspmv::distributed::pack", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                         detail::PackHalo<ExecSpace, Value>{send_buf_, x, send_idx_});
+    if (staged_) Kokkos::deep_copy(space, send_host_, send_buf_);
+  }
+  // The entries are in place before MPI reads them, and the previous multiply's off-diagonal
+  // kernel has finished reading the halo before a receive may write it (an MPI library that
+  // reads and writes device memory receives into it directly).
+  space.fence();
+  if (!pc_->recvs.empty()) MPI_Startall(static_cast<int>(pc_->recvs.size()), pc_->recvs.data());
+  if (n > 0) MPI_Startall(static_cast<int>(pc_->sends.size()), pc_->sends.data());
 }
 
 template <class ExecSpace, class Value, class Offset>
@@ -507,10 +528,14 @@ void DistributedPlan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space,
 
 template <class ExecSpace, class Value, class Offset>
 double DistributedPlan<ExecSpace, Value, Offset>::exchange(const ExecSpace& space, const const_vector_type& x) const {
-  if (static_cast<std::int64_t>(x.extent(0)) != local_cols_)
-    throw DimensionError("DistributedPlan::exchange on rank " + std::to_string(rank_) +
-                             ": length of x (= the rank's owned columns)",
-                         local_cols_, static_cast<std::int64_t>(x.extent(0)));
+  const auto local = [&] {
+    if (static_cast<std::int64_t>(x.extent(0)) != local_cols_)
+      throw DimensionError("DistributedPlan::exchange on rank " + std::to_string(rank_) +
+                               ": length of x (= the rank's owned columns)",
+                           local_cols_, static_cast<std::int64_t>(x.extent(0)));
+  };
+  if (check_collectively_) collectively(pc_->comm, local);  // a collective: every rank throws, or none
+  else local();
   const auto t0 = std::chrono::steady_clock::now();
   start_exchange(space, x);
   finish_receives(space);
