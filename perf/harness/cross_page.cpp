@@ -172,6 +172,17 @@ std::vector<std::string> summary_header(const CrossReport& r) {
           "over " + r.machines[r.reference].label, "floor reached", "noisy"};
 }
 
+/// The pairwise table's rows: each machine's label, then its ratio to every machine.
+std::vector<std::vector<std::string>> pairwise_rows(const CrossReport& r, const PrecisionSummary& p) {
+  std::vector<std::vector<std::string>> pw;
+  for (std::size_t i = 0; i < r.machines.size(); ++i) {
+    std::vector<std::string> line{r.machines[i].label};
+    for (std::size_t j = 0; j < r.machines.size(); ++j) line.push_back(i == j ? dash() : times(p.pairwise[i][j]));
+    pw.push_back(line);
+  }
+  return pw;
+}
+
 std::vector<std::string> summary_cells(const CrossReport& r, const PrecisionSummary& p, std::size_t i) {
   const auto& s = p.machines[i];
   return {r.machines[i].label,
@@ -429,12 +440,7 @@ std::string cross_html(const CrossReport& r, const std::vector<CrossPlot>& plots
     if (r.machines.size() > 2) {
       std::vector<std::string> header{"row machine over column machine"};
       for (const auto& m : r.machines) header.push_back(m.label);
-      std::vector<std::vector<std::string>> pw;
-      for (std::size_t i = 0; i < r.machines.size(); ++i) {
-        std::vector<std::string> line{r.machines[i].label};
-        for (std::size_t j = 0; j < r.machines.size(); ++j) line.push_back(i == j ? dash() : times(p.pairwise[i][j]));
-        pw.push_back(line);
-      }
+      const auto pw = pairwise_rows(r, p);
       s += "<p>Pairwise: geometric mean of the column machine's pspmv time over the row machine's (&gt; 1: the row machine faster).</p>\n";
       s += html_table(header, pw);
     }
@@ -550,12 +556,7 @@ std::string cross_markdown(const CrossReport& r, const std::vector<CrossPlot>& p
     if (r.machines.size() > 2) {
       std::vector<std::string> header{"row over column"};
       for (const auto& m : r.machines) header.push_back(m.label);
-      std::vector<std::vector<std::string>> pw;
-      for (std::size_t i = 0; i < r.machines.size(); ++i) {
-        std::vector<std::string> line{r.machines[i].label};
-        for (std::size_t j = 0; j < r.machines.size(); ++j) line.push_back(i == j ? dash() : times(p.pairwise[i][j]));
-        pw.push_back(line);
-      }
+      const auto pw = pairwise_rows(r, p);
       s += "Pairwise: geometric mean of the column machine's pspmv time over the row machine's (> 1: the row machine faster).\n\n";
       s += md_table(header, pw);
     }

@@ -23,6 +23,21 @@
 
 namespace pspmv {
 
+namespace detail {
+/// The options a Plan is built from: Selection::model, and under Selection::fixed what the
+/// caller left unset is CSR, thread_per_row, static_chunks.
+inline AnalyzeOptions model_options(const AnalyzeOptions& options) {
+  AnalyzeOptions o = options;
+  o.selection = Selection::model;
+  if (options.selection == Selection::fixed) {
+    if (!o.format) o.format = Format::csr;
+    if (!o.mapping) o.mapping = Mapping::thread_per_row;
+    if (!o.schedule) o.schedule = Schedule::static_chunks;
+  }
+  return o;
+}
+}  // namespace detail
+
 /// Analyzes A for the execution-space instance `space` (conversion and copies are ordered on
 /// it; the plan is ready when analyze() returns). options.selection: model (default; every
 /// decision in Plan::reason()), tune (the fastest of tune()'s candidates, default budget) or
@@ -32,14 +47,8 @@ namespace pspmv {
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
                                        const AnalyzeOptions& options = {}) {
-  AnalyzeOptions o = options;
-  o.selection = Selection::model;
+  const AnalyzeOptions o = detail::model_options(options);
   if (options.selection == Selection::tune) return tune(space, A, o).plan;
-  if (options.selection == Selection::fixed) {
-    if (!o.format) o.format = Format::csr;
-    if (!o.mapping) o.mapping = Mapping::thread_per_row;
-    if (!o.schedule) o.schedule = Schedule::static_chunks;
-  }
   return Plan<ExecSpace, Value, Offset>(space, A, o);
 }
 
@@ -52,14 +61,8 @@ Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Val
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
                                        const AnalyzeOptions& options, const Plan<ExecSpace, Value, Offset>& like) {
-  AnalyzeOptions o = options;
-  o.selection = Selection::model;
+  const AnalyzeOptions o = detail::model_options(options);
   if (options.selection == Selection::tune) return tune(space, A, o).plan;
-  if (options.selection == Selection::fixed) {
-    if (!o.format) o.format = Format::csr;
-    if (!o.mapping) o.mapping = Mapping::thread_per_row;
-    if (!o.schedule) o.schedule = Schedule::static_chunks;
-  }
   return Plan<ExecSpace, Value, Offset>(space, A, o, like);
 }
 
