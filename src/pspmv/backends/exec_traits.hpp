@@ -66,8 +66,9 @@ struct ExecTraits {
   /// than such a matrix's work (docs/selection.md).
   static constexpr std::int64_t serial_max_bytes = std::int64_t{64} << 10;
   /// Bytes of a multiply (CSR arrays, x and y) that each thread of a parallel schedule gets at
-  /// least: a smaller matrix runs on fewer threads (0: always every thread of the instance).
-  static constexpr std::int64_t min_bytes_per_thread = 0;
+  /// least: a smaller matrix runs on fewer threads, since each thread's share of the fork and
+  /// join outweighs its rows (0: always every thread of the instance; docs/selection.md).
+  static constexpr std::int64_t min_bytes_per_thread = std::int64_t{16} << 10;
   /// CSR bytes per thread from which the default schedule is work_stealing.
   static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
   /// 64-bit words between two chunk-queue words (one 64-byte cache line: no false sharing).

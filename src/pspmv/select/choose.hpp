@@ -212,7 +212,8 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
              : Mapping::thread_per_row;
 }
 
-/// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache,
+/// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache
+/// (unless the caller asked for more than one thread),
 /// work stealing for large matrices, else nnz-balanced for uneven rows or uneven static
 /// blocks, else static.
 template <class Traits, class Value, class Offset>
@@ -233,7 +234,7 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
   }
   const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
   const std::int64_t touched = bytes + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
-  if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes) {
+  if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes && o.threads <= 1) {
     reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB <= " +
                                        std::to_string(Traits::serial_max_bytes >> 10) +
                                        " KiB: serial (the calling thread; a parallel launch costs more)");
