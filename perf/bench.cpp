@@ -120,6 +120,11 @@ Command add_bench(CLI::App& app) {
                   "before it gathers x; 1, 2, 4, 8 or 16)")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 2, 4, 8, 16}));
+  sub->add_option("--threads", bo.thread_counts,
+                  "host: run every variant once per thread count (1 to the space's concurrency; serial and "
+                  "team_per_row variants that cannot take a count are skipped); default: chosen")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   add_rows(sub, o->inputs, "even");
   sub->add_option("--json", o->json, "write JSON records to this file ('-' for standard output)");
   sub->add_option("--csv", o->csv, "write CSV records to this file ('-' for standard output)");

@@ -9,6 +9,7 @@
 #include "harness/dispatch.hpp"
 #include "harness/context.hpp"
 #include "harness/files.hpp"
+#include "harness/records.hpp"
 
 namespace pspmv_cli {
 
@@ -78,9 +79,28 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
     if (j == unique.size()) unique.push_back(four[i]);
     slot[i] = j;
   }
-  const auto timed = pspmv::time_interleaved<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_ms * 1e-3);
+  const auto timed =
+      pspmv::time_interleaved_spread<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_ms * 1e-3);
   std::vector<double> t(four.size());
-  for (std::size_t i = 0; i < four.size(); ++i) t[i] = timed[slot[i]];
+  for (std::size_t i = 0; i < four.size(); ++i) t[i] = timed[slot[i]].median;
+  // Each timing's spread beside its median; median/min above noisy_median_over_min marks it.
+  const auto noise = [&](std::size_t i) {
+    const pspmv::TimingSpread& s = timed[slot[i]];
+    const double over = s.min > 0 ? s.median / s.min : 0.0;
+    return over > noisy_median_over_min ? fmt::format("median/min {:.2f} > {:.1f}", over, noisy_median_over_min)
+                                        : std::string();
+  };
+  const auto spread = [&](std::size_t i) {
+    const pspmv::TimingSpread& s = timed[slot[i]];
+    nlohmann::json j = {{"min_s", s.min}, {"iqr_s", s.iqr}, {"cv", s.cv}};
+    if (!noise(i).empty()) j["noise"] = noise(i);
+    return j;
+  };
+  const char* const names[] = {"model", "tuned", "best", "baseline CSR"};
+  for (std::size_t i = 0; i < four.size(); ++i)
+    if (!noise(i).empty())
+      std::cerr << fmt::format("pspmv: warning: {} {} {}: {}; do not read it as a result\n", in.name, precision,
+                               names[i], noise(i));
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < four.size(); ++i)
     if (t[i] < t[fastest]) fastest = i;
@@ -117,6 +137,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"stats", {{"mean", model.row_stats().mean}, {"cv", model.row_stats().cv},
                      {"col_spread", col_spread}, {"cols", A.ncols},
                      {"csr_bytes", model.csr_bytes()}}},
+          {"spread", {{"model", spread(0)}, {"tuned", spread(1)}, {"best", spread(2)}, {"baseline_csr", spread(3)}}},
           {"model", {{"plan", model.describe()}, {"reason", model.reason()}, {"median_s", t_model},
                      {"analyze_s", model.analyze_seconds()}, {"analysis_phases_s", phases_json(model.analysis())},
                      {"analyze_over_multiply", t_model > 0 ? model.analyze_seconds() / t_model : 0.0}}},

@@ -216,3 +216,32 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   serial.mapping.reset();
   EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial).schedule(), pspmv::Schedule::serial);
 }
+
+// A parallel host plan takes one thread per ExecTraits::min_bytes_per_thread of CSR arrays and
+// vectors, up to the instance's concurrency, and says so; a caller's count is honoured.
+TYPED_TEST(SelectTest, HostThreadsFollowTheBytes) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using Traits = pspmv::ExecTraits<Exec>;
+  auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
+  const std::int64_t concurrency = Exec().concurrency();
+  if (Traits::is_gpu || Traits::min_bytes_per_thread == 0) {
+    EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(5000, 5000, diag)).choice().launch.threads,
+              Traits::is_gpu ? 0 : concurrency);
+    return;
+  }
+  const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + 3 * sizeof(V);
+  for (const std::int64_t kib : {std::int64_t{80}, std::int64_t{200}, std::int64_t{4096}}) {
+    const auto n = static_cast<std::int32_t>((kib << 10) / per_row);
+    const auto plan = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
+    const std::int64_t touched = static_cast<std::int64_t>(sizeof(O)) + n * per_row;
+    const std::int64_t want = std::min(concurrency, std::max<std::int64_t>(1, touched / Traits::min_bytes_per_thread));
+    EXPECT_EQ(plan.choice().launch.threads, want) << kib << " KiB: " << plan.describe() << " / " << plan.reason();
+    if (want < concurrency) EXPECT_NE(plan.reason().find("threads"), std::string::npos) << plan.reason();
+  }
+  pspmv::AnalyzeOptions one;
+  one.threads = 1;
+  one.schedule = pspmv::Schedule::static_chunks;
+  EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(100000, 100000, diag), one).choice().launch.threads, 1);
+}

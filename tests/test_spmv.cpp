@@ -362,3 +362,54 @@ TYPED_TEST(SpmvTest, IeeeSpecialsInTheMatrix) {
         EXPECT_TRUE(pspmv_test::matches_reference(A, got, ref)) << plan.describe();
       }
 }
+
+// A host plan's thread count (AnalyzeOptions::threads): every parallel schedule of both
+// formats computes every row at each count from 1 to the space's concurrency, on more rows
+// than threads and on fewer; a count beyond the concurrency, above 1 with the serial schedule,
+// below the concurrency with a team mapping, or on a GPU is refused.
+TYPED_TEST(SpmvTest, HostThreadCounts) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  const int concurrency = Exec().concurrency();
+  auto A = pspmv::generate_skewed<V, O>(2048);
+  pspmv::AnalyzeOptions over;
+  if (pspmv::ExecTraits<Exec>::is_gpu) {
+    over.threads = 1;
+    EXPECT_THROW(pspmv::analyze<Exec>(A, over), pspmv::InvalidArgument);
+    return;
+  }
+  auto few = from_rows<V, O>(3, 40, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < 5 + 7 * i; ++k) c.push_back(k);
+    return c;
+  });
+  for (int t = 1; t <= concurrency; ++t)
+    for (auto f : pspmv::all_formats)
+      for (auto s : pspmv::all_schedules) {
+        if (s == pspmv::Schedule::serial) continue;
+        pspmv::AnalyzeOptions opt;
+        opt.format = f;
+        opt.mapping = pspmv::Mapping::thread_per_row;
+        opt.schedule = s;
+        opt.threads = t;
+        const std::string tag = pspmv::to_string(f) + "/" + pspmv::to_string(s) + " threads=" + std::to_string(t);
+        this->check(A, opt, 1.5, 0.0, "skewed:2048 " + tag);
+        this->check(A, opt, -0.5, 2.0, "skewed:2048 " + tag);
+        this->check(few, opt, 1.0, 0.0, "3-rows " + tag);
+        if (t < concurrency)
+          EXPECT_NE(pspmv::analyze<Exec>(A, opt).describe().find("threads=" + std::to_string(t)), std::string::npos);
+      }
+  over.threads = concurrency + 1;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, over), pspmv::InvalidArgument);
+  pspmv::AnalyzeOptions serial;
+  serial.schedule = pspmv::Schedule::serial;
+  serial.threads = 2;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, serial), pspmv::InvalidArgument);
+  if (concurrency > 1) {
+    pspmv::AnalyzeOptions team;
+    team.mapping = pspmv::Mapping::team_per_row;
+    team.threads = concurrency - 1;
+    EXPECT_THROW(pspmv::analyze<Exec>(A, team), pspmv::InvalidArgument);
+  }
+}

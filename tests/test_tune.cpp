@@ -115,6 +115,18 @@ TEST(Tune, KeepsTheFastestMeasuredPlanWithinItsBudget) {
     ASSERT_EQ(mixed.size(), 3u);
     EXPECT_LT(mixed[0], mixed[1]);
     EXPECT_LT(mixed[2], mixed[1]);
+    // time_interleaved_spread: the same medians' order, each with its fastest sample at or below
+    // the median and a non-negative spread.
+    const auto spread = pspmv::time_interleaved_spread<Exec, double, std::int64_t>({&small, &large}, 5, 2, 0.002);
+    ASSERT_EQ(spread.size(), 2u);
+    EXPECT_LT(spread[0].median, spread[1].median);
+    for (const auto& sp : spread) {
+      EXPECT_GT(sp.min, 0.0);
+      EXPECT_LE(sp.min, sp.median);
+      EXPECT_GE(sp.iqr, 0.0);
+      EXPECT_GE(sp.cv, 0.0);
+      EXPECT_LT(sp.iqr, sp.median * 100) << "a spread in other units than seconds per multiply";
+    }
     // The order of the launches, as Kokkos Tools sees them: each plan's warm-up and one
     // calibration batch (min_sample_seconds 0: one call), then one sample of each plan in turn,
     // rounds x reps times. (Rounds of one plan's samples together would give AAAAA BBBBB ...)

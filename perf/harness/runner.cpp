@@ -33,6 +33,16 @@ Variants pspmv_variants(const BenchOptions& o) {
         opt.schedule = s;
         variants.emplace_back(pspmv::to_string(f) + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s), opt);
       }
+  if (!o.thread_counts.empty()) {
+    Variants threaded;
+    for (const auto& [label, opt] : variants)
+      for (const int t : o.thread_counts) {
+        pspmv::AnalyzeOptions with = opt;
+        with.threads = t;
+        threaded.emplace_back(label + " t=" + std::to_string(t), with);
+      }
+    variants = std::move(threaded);
+  }
   if (o.long_modes.empty()) return variants;
   Variants expanded;
   for (const auto& [label, opt] : variants) {
@@ -201,6 +211,18 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     if (opt.schedule && opt.mapping &&
         !pspmv::schedule_runs(*opt.schedule, *opt.mapping, pspmv::ExecTraits<Exec>::is_gpu))
       continue;
+    // --threads: a count applies to a host's parallel thread_per_row launches only.
+    if (opt.threads > 0) {
+      if (pspmv::ExecTraits<Exec>::is_gpu)
+        throw pspmv::InvalidArgument("bench --threads: the " + std::string(Exec().name()) +
+                                     " execution space takes no thread count (use --space host)");
+      if (opt.threads > Exec().concurrency())
+        throw pspmv::InvalidArgument("bench --threads " + std::to_string(opt.threads) + " exceeds the " +
+                                     std::to_string(Exec().concurrency()) + " threads of the host space");
+      if ((opt.schedule && *opt.schedule == pspmv::Schedule::serial) ||
+          (opt.mapping && *opt.mapping == pspmv::Mapping::team_per_row))
+        continue;
+    }
     const std::string group = opt.format ? pspmv::to_string(*opt.format) + (opt.sell_long_split
                                                                                 ? (*opt.sell_long_split ? "/split" : "/warp")
                                                                                 : "")

@@ -99,6 +99,7 @@ inline std::string describe(const PlanChoice& c, double padding) {
          (p.long_split ? " split=" + std::to_string(p.long_pieces) + "pieces" : " warp");
   s += c.schedule == Schedule::nnz_balanced ? " blocks=" + std::to_string(p.num_blocks)
                                             : " chunk_rows=" + std::to_string(p.chunk_rows);
+  if (p.threads > 0 && p.threads < p.concurrency) s += " threads=" + std::to_string(p.threads);
   if (team && c.schedule != Schedule::nnz_balanced)
     s += sell ? " slices_per_team=" + std::to_string(p.slices_per_team)
               : " rows_per_team=" + std::to_string(p.rows_per_team);

@@ -40,7 +40,9 @@ struct AnalyzeOptions {
   int team_size = 0;                     ///< threads per team (team_per_row); 0: ExecTraits::team_size
   int vector_length = 0;                 ///< vector lanes per thread (team_per_row); 0: GPU warp size, CPU SIMD lanes
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
-  std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: concurrency of the space
+  std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
+  int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
+                                         ///< 0: chosen (all, or fewer for a matrix too small to feed them)
   bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
                                          ///< whether it changed since (one parallel pass over the arrays)
 };
@@ -55,6 +57,8 @@ struct LaunchParams {
   std::int64_t league_size = 0;    ///< teams launched (team_per_row)
   std::int64_t num_blocks = 0;     ///< blocks of the nnz partition (nnz_balanced)
   int concurrency = 1;             ///< the analyzing instance's concurrency()
+  int threads = 0;                 ///< host: threads of a multiply (at most the calling instance's concurrency);
+                                   ///< 0 on a GPU
   int slice_height = 0;            ///< SELL C (0 for CSR)
   std::int64_t sigma = 0;          ///< SELL sorting window (0 for CSR)
   std::int32_t slices_per_team = 0;  ///< SELL slice-per-team, static/dynamic

@@ -84,6 +84,67 @@ double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, doubl
   return time_multiply(ExecSpace(), plan, reps, min_sample_seconds);
 }
 
+/// One plan's timing by time_interleaved_spread(), seconds per multiply: the median of its round
+/// medians (what time_interleaved() returns) and the spread of all its samples.
+struct TimingSpread {
+  double median = 0;  ///< median of the round medians
+  double min = 0;     ///< fastest sample
+  double iqr = 0;     ///< interquartile range of every sample (third quartile - first)
+  double cv = 0;      ///< standard deviation / mean of every sample
+};
+
+namespace detail {
+/// Quantile q of sorted t, interpolated linearly between neighbours.
+inline double quantile_sorted(const std::vector<double>& t, double q) {
+  if (t.empty()) return 0;
+  const double at = q * static_cast<double>(t.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(at);
+  const std::size_t hi = std::min(lo + 1, t.size() - 1);
+  return t[lo] + (at - static_cast<double>(lo)) * (t[hi] - t[lo]);
+}
+}  // namespace detail
+
+/// time_interleaved() with each plan's spread (TimingSpread): the same samples, the same
+/// medians. @throws InvalidArgument as time_interleaved().
+template <class ExecSpace, class Value, class Offset>
+std::vector<TimingSpread> time_interleaved_spread(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans,
+                                                  int reps, int rounds,
+                                                  double min_sample_seconds = default_min_sample_seconds,
+                                                  const ExecSpace& space = ExecSpace()) {
+  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
+    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
+                          std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
+                          std::to_string(min_sample_seconds));
+  std::vector<SampleTimer<ExecSpace, Value, Offset>> timers;
+  timers.reserve(plans.size());
+  for (const auto* p : plans) timers.emplace_back(space, *p, min_sample_seconds);
+  std::vector<std::vector<double>> round_medians(plans.size()), all(plans.size());
+  std::vector<std::vector<double>> samples(plans.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& v : samples) v.clear();
+    for (int k = 0; k < reps; ++k)
+      for (std::size_t i = 0; i < timers.size(); ++i) samples[i].push_back(timers[i].sample());
+    for (std::size_t i = 0; i < timers.size(); ++i) {
+      round_medians[i].push_back(median_of(samples[i]));
+      all[i].insert(all[i].end(), samples[i].begin(), samples[i].end());
+    }
+  }
+  std::vector<TimingSpread> out;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    std::vector<double>& t = all[i];
+    std::sort(t.begin(), t.end());
+    double mean = 0, var = 0;
+    for (const double v : t) mean += v;
+    mean /= static_cast<double>(t.size());
+    for (const double v : t) var += (v - mean) * (v - mean);
+    var /= static_cast<double>(t.size());
+    out.push_back({median_of(round_medians[i]), t.front(),
+                   detail::quantile_sorted(t, 0.75) - detail::quantile_sorted(t, 0.25),
+                   mean > 0 ? std::sqrt(var) / mean : 0.0});
+  }
+  return out;
+}
+
 /// Times several plans (usually of one matrix) on the instance `space` in `rounds` rounds of
 /// `reps` samples each, interleaved sample by sample (plan 0's sample, plan 1's, ..., then
 /// again), and returns each plan's median of its round medians in seconds per multiply y = A x
@@ -99,23 +160,9 @@ template <class ExecSpace, class Value, class Offset>
 std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
                                      int rounds, double min_sample_seconds = default_min_sample_seconds,
                                      const ExecSpace& space = ExecSpace()) {
-  if (reps < 1 || rounds < 1 || !(min_sample_seconds >= 0) || !std::isfinite(min_sample_seconds))
-    throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
-                          std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
-                          std::to_string(min_sample_seconds));
-  std::vector<SampleTimer<ExecSpace, Value, Offset>> timers;
-  timers.reserve(plans.size());
-  for (const auto* p : plans) timers.emplace_back(space, *p, min_sample_seconds);
-  std::vector<std::vector<double>> round_medians(plans.size());
-  std::vector<std::vector<double>> samples(plans.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (auto& v : samples) v.clear();
-    for (int k = 0; k < reps; ++k)
-      for (std::size_t i = 0; i < timers.size(); ++i) samples[i].push_back(timers[i].sample());
-    for (std::size_t i = 0; i < timers.size(); ++i) round_medians[i].push_back(median_of(samples[i]));
-  }
   std::vector<double> out;
-  for (auto& v : round_medians) out.push_back(median_of(v));
+  for (const auto& t : time_interleaved_spread(plans, reps, rounds, min_sample_seconds, space))
+    out.push_back(t.median);
   return out;
 }
 

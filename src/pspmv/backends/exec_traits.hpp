@@ -65,6 +65,10 @@ struct ExecTraits {
   /// calling thread alone, with no parallel region, since a launch on every thread costs more
   /// than such a matrix's work (docs/selection.md).
   static constexpr std::int64_t serial_max_bytes = std::int64_t{64} << 10;
+  /// Bytes of a multiply (CSR arrays, x and y) that each thread of a parallel schedule gets at
+  /// least: a smaller matrix runs on fewer threads, since each thread's share of the fork and
+  /// join outweighs its rows (0: always every thread of the instance; docs/selection.md).
+  static constexpr std::int64_t min_bytes_per_thread = std::int64_t{16} << 10;
   /// CSR bytes per thread from which the default schedule is work_stealing.
   static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
   /// 64-bit words between two chunk-queue words (one 64-byte cache line: no false sharing).
@@ -138,6 +142,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Unused on a GPU: its hardware hands out blocks (and serial is a host schedule).
   static constexpr std::int64_t serial_max_bytes = 0;
   static constexpr std::int64_t stealing_bytes_per_thread = 0;
+  static constexpr std::int64_t min_bytes_per_thread = 0;
   /// Chunk-queue words side by side (a GPU's atomics resolve in L2).
   static constexpr std::int64_t chunk_queue_stride = 1;
   static constexpr std::int64_t max_chunk_queues = 64;

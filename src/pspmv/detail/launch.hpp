@@ -94,7 +94,7 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
     if (c.mapping == Mapping::thread_per_row) {
       CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
       fill(f);
-      launch_range(space, label, c.schedule, nrows, p.num_blocks, chunk, f, cursors);
+      launch_range(space, label, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
     } else {
       CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
       fill(f);
@@ -129,12 +129,12 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
       SellSliceColumns<ExecSpace, Value, BetaZero> f;
       fill(f);
       f.slice_width = S.slice_width;
-      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors);
+      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
     }
   } else if (c.mapping == Mapping::thread_per_row) {
     SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
     fill(f);
-    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
   } else {
     SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero> f;
     fill(f);

@@ -9,6 +9,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/detail/csr_kernels.hpp"
@@ -195,15 +200,95 @@ void run_serial(const std::string& label, std::int64_t rows, const Functor& f) {
   }
 }
 
+/// Whether range launches on ExecSpace open their OpenMP parallel region themselves (see
+/// openmp_range) rather than through Kokkos::parallel_for.
+template <class ExecSpace>
+inline constexpr bool direct_openmp =
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP)
+    std::is_same<ExecSpace, Kokkos::OpenMP>::value;
+#else
+    false;
+#endif
+
+/// A range launch on Kokkos::OpenMP as one `omp parallel` region of `threads` threads, each
+/// running body(thread, nthreads) on a copy of the functor held in registers (see QueuedRows).
+/// The functor is the one every backend runs; only the region is opened here, so that a plan
+/// can run on fewer threads than the instance holds (ExecTraits::min_bytes_per_thread) and a
+/// launch costs what a plain `omp parallel for` costs: Kokkos 3.4's ParallelFor adds a work
+/// partition in per-thread pool data and its dispatch to each launch. Kokkos Tools sees the
+/// region as a parallel_for under the kernel's label. Called inside a parallel region (nested
+/// parallelism off), the region has one thread and runs every item, as Kokkos would.
+template <class Body>
+void openmp_range(const std::string& label, int threads, const Body& body) {
+#if defined(_OPENMP)
+  std::uint64_t id = 0;
+  const bool tools = Kokkos::Tools::profileLibraryLoaded();
+  if (tools) Kokkos::Tools::beginParallelFor(label, 0, &id);
+#pragma omp parallel num_threads(threads)
+  body(omp_get_thread_num(), omp_get_num_threads());
+  if (tools) Kokkos::Tools::endParallelFor(id);
+#else
+  (void)label, (void)threads, (void)body;
+#endif
+}
+
+/// Items [t * n / nt, (t + 1) * n / nt) of n: thread t's contiguous share.
+inline void share_of(std::int64_t n, int t, int nt, std::int64_t& begin, std::int64_t& end) {
+  begin = n * t / nt;
+  end = n * (t + 1) / nt;
+}
+
 /// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
 /// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
 /// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
 /// Kokkos Tools name fixed at analyze time (no string is built per call). `words` holds the
 /// plan's chunk-queue words (run-time schedules only: min(concurrency, max_chunk_queues) x
 /// chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so chunks do too.
+/// `threads` (a host plan's LaunchParams::threads; 0: the instance's concurrency) bound the
+/// threads of an OpenMP launch, which is opened directly (direct_openmp): static_chunks gives
+/// each thread one contiguous share of the rows (as `omp for schedule(static)`).
 template <class ExecSpace, class Functor, class Counter>
 void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
-                  std::int64_t blocks, int chunk, const Functor& f, const Counter& words) {
+                  std::int64_t blocks, int chunk, const Functor& f, const Counter& words, int threads = 0) {
+  if constexpr (direct_openmp<ExecSpace>) {
+    const int nt = static_cast<int>(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(threads > 0 ? threads : space.concurrency(), space.concurrency())));
+    switch (schedule) {
+      case Schedule::static_chunks:
+        openmp_range(label, static_cast<int>(std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1))),
+                     [&](const int t, const int n) {
+                       const Functor fn = f;
+                       std::int64_t begin = 0, end = 0;
+                       share_of(rows, t, n, begin, end);
+                       for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i)
+                         fn(RowsTag(), i);
+                     });
+        return;
+      case Schedule::nnz_balanced:
+        openmp_range(label, static_cast<int>(std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1))),
+                     [&](const int t, const int n) {
+                       const Functor fn = f;
+                       std::int64_t begin = 0, end = 0;
+                       share_of(blocks, t, n, begin, end);
+                       for (std::int32_t b = static_cast<std::int32_t>(begin); b < static_cast<std::int32_t>(end); ++b)
+                         fn(BlocksTag(), b);
+                     });
+        return;
+      case Schedule::dynamic_chunks:
+      case Schedule::work_stealing: {
+        const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
+        const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, nt));
+        const QueuedRows<Functor, Counter> q{f, make_queues(space, schedule, words, nchunks, workers), rows, c};
+        // Every worker drains every queue (its own, then the others'), so a region granted
+        // fewer threads than asked still runs every chunk.
+        openmp_range(label, static_cast<int>(workers), [&](const int t, const int) { q(t); });
+        return;
+      }
+      case Schedule::serial:
+        run_serial<ExecSpace>(label, rows, f);
+        return;
+    }
+  }
   switch (schedule) {
     case Schedule::static_chunks: {
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(space, 0, rows);

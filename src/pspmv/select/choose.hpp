@@ -212,7 +212,8 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
              : Mapping::thread_per_row;
 }
 
-/// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache,
+/// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache
+/// (unless the caller asked for more than one thread),
 /// work stealing for large matrices, else nnz-balanced for uneven rows or uneven static
 /// blocks, else static.
 template <class Traits, class Value, class Offset>
@@ -233,7 +234,7 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
   }
   const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
   const std::int64_t touched = bytes + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
-  if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes) {
+  if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes && o.threads <= 1) {
     reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB <= " +
                                        std::to_string(Traits::serial_max_bytes >> 10) +
                                        " KiB: serial (the calling thread; a parallel launch costs more)");
@@ -262,6 +263,52 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
                              ", static row blocks within " + fixed(Traits::static_imbalance_threshold, 2) +
                              "x the mean nnz: static_chunks");
   return Schedule::static_chunks;
+}
+
+/// The threads of a host multiply: the caller's, or all of the instance's, or (with
+/// ExecTraits::min_bytes_per_thread set) fewer for a matrix whose CSR and vectors would give
+/// each thread less: a thread's share of the fork and join then costs more than its rows.
+/// 1 for the serial schedule; 0 on a GPU.
+/// @throws InvalidArgument for threads on a GPU, beyond the instance's concurrency, with a team
+///         mapping below the concurrency, or above 1 with the serial schedule.
+template <class Traits, class Value, class Offset>
+int choose_threads(const RowStats& s, std::int64_t ncols, Mapping mapping, Schedule schedule, const AnalyzeOptions& o,
+                   std::int64_t concurrency, Reason& reason) {
+  if (Traits::is_gpu) {
+    if (o.threads > 0) throw InvalidArgument("AnalyzeOptions::threads applies to a host execution space only");
+    return 0;
+  }
+  if (o.threads > concurrency)
+    throw InvalidArgument("AnalyzeOptions::threads " + std::to_string(o.threads) + " exceeds the concurrency " +
+                          std::to_string(concurrency) + " of the execution space");
+  if (schedule == Schedule::serial) {
+    if (o.threads > 1)
+      throw InvalidArgument("schedule serial runs on the calling thread; got threads " + std::to_string(o.threads));
+    return 1;
+  }
+  if (mapping == Mapping::team_per_row) {
+    if (o.threads > 0 && o.threads < concurrency)
+      throw InvalidArgument("threads " + std::to_string(o.threads) +
+                            " below the concurrency needs thread_per_row (team_per_row launches Kokkos teams on "
+                            "every thread)");
+    return static_cast<int>(concurrency);
+  }
+  if (o.threads > 0) {
+    reason.add(Decision::schedule, "threads forced: " + std::to_string(o.threads));
+    return o.threads;
+  }
+  if constexpr (Traits::min_bytes_per_thread > 0) {
+    const std::int64_t touched =
+        csr_bytes_of<Value, Offset>(s) + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
+    const std::int64_t fed = std::max<std::int64_t>(1, touched / Traits::min_bytes_per_thread);
+    if (fed < concurrency) {
+      reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB / " +
+                                         std::to_string(Traits::min_bytes_per_thread >> 10) + " KiB per thread: " +
+                                         std::to_string(fed) + " of " + std::to_string(concurrency) + " threads");
+      return static_cast<int>(fed);
+    }
+  }
+  return static_cast<int>(concurrency);
 }
 
 /// The largest team Kokkos can launch for the functor; a caller's request beyond it is an
@@ -295,7 +342,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                   const detail::KnownSell* known = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 || o.rows_per_team < 0 ||
-      o.num_blocks < 0)
+      o.num_blocks < 0 || o.threads < 0)
     throw InvalidArgument("AnalyzeOptions: sizes must be >= 0 (0 = choose)");
   PlanChoice c;
   LaunchParams& p = c.launch;
@@ -365,10 +412,12 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     p.chunk_size = p.chunk_rows;
   }
   p.chunk_size = std::min<std::int64_t>(p.chunk_size, INT32_MAX);
+  p.threads = detail::choose_threads<Traits, Value, Offset>(s, A.ncols, c.mapping, c.schedule, o, concurrency, c.reason);
   const std::int64_t lanes_per_team = static_cast<std::int64_t>(p.team_size) * p.vector_length;
   p.num_blocks = o.num_blocks > 0 ? o.num_blocks
-                                  : (Traits::is_gpu && team ? std::max<std::int64_t>(1, concurrency / lanes_per_team)
-                                                            : concurrency);
+                                  : (Traits::is_gpu ? (team ? std::max<std::int64_t>(1, concurrency / lanes_per_team)
+                                                            : concurrency)
+                                                    : p.threads);
   if (sell && c.schedule == Schedule::nnz_balanced)  // blocks of whole slices
     p.num_blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(p.num_blocks, nslices));
   if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
