@@ -235,7 +235,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     if (a != out.end()) {
       const auto plan = pspmv::analyze(Exec(), dA, o.base);
       Record r = *a;
-      r.variant = "auto device-input";
+      r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
       r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
       r.reason = "";
       r.unplanned = unplanned_pspmv_variant;
