@@ -73,8 +73,27 @@ TEST(Convert, OffsetAndValueRange) {
   ASSERT_EQ(B.nnz(), A.nnz());
   for (std::int32_t i = 0; i <= A.nrows; ++i) EXPECT_EQ(B.row_ptr(i), A.row_ptr(i));
   for (std::int64_t k = 0; k < A.nnz(); ++k) EXPECT_EQ(B.values(k), static_cast<float>(A.values(k)));
+  // Same value type: the values are shared, only the offsets converted.
+  const auto D = pspmv::convert<double, std::int32_t>(A);
+  EXPECT_EQ(D.values.data(), A.values.data());
+  for (std::int32_t i = 0; i <= A.nrows; ++i) EXPECT_EQ(D.row_ptr(i), A.row_ptr(i));
   A.values(5) = 1e200;
-  EXPECT_THROW((pspmv::convert<float, std::int32_t>(A)), pspmv::InvalidArgument);
+  A.values(A.nnz() - 1) = -1e300;
+  try {
+    (void)pspmv::convert<float, std::int32_t>(A);
+    ADD_FAILURE() << "no throw";
+  } catch (const pspmv::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("of entry 5 overflows float"), std::string::npos) << e.what();
+  }
+}
+
+// The parallel conversion over many pieces of entries: every value and offset.
+TEST(Convert, LargeMatrixInParallel) {
+  const auto A = pspmv::generate_random<double, std::int64_t>(200003, 5000, 3.0, 4);
+  const auto B = pspmv::convert<float, std::int32_t>(A);
+  ASSERT_EQ(B.nnz(), A.nnz());
+  for (std::int32_t i = 0; i <= A.nrows; ++i) ASSERT_EQ(B.row_ptr(i), A.row_ptr(i)) << i;
+  for (std::int64_t k = 0; k < A.nnz(); ++k) ASSERT_EQ(B.values(k), static_cast<float>(A.values(k))) << k;
 }
 
 // 64-bit offsets, by arithmetic on row_ptr alone: nothing below allocates the billions of

@@ -111,10 +111,10 @@ Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, co
 
 /// compare: pspmv's best variant among out[first..] timed again beside each peer's best,
 /// interleaved (time_pair); the pair's medians go into the peer's record (paired_*).
-template <class Exec, class Value, class Offset>
+template <class Exec, class Value, class Offset, class PlanT>
 void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenTime<Exec, Value, Offset>& vt,
                        const BenchOptions& o, const std::vector<pspmv_peers::Peer>& peers, std::vector<Record>& out,
-                       std::size_t first) {
+                       std::size_t first, const std::map<std::string, PlanT>& plans) {
   const auto usable = [](const Record& r) { return !r.skipped && r.verified && r.median_s > 0; };
   const Record* best = nullptr;
   for (std::size_t i = first; i < out.size(); ++i)
@@ -124,7 +124,9 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
   const auto v = std::find_if(variants.begin(), variants.end(), [&](const auto& p) { return p.first == best->variant; });
   if (v == variants.end()) return;
   const std::string best_label = "pspmv " + best->variant;
-  auto plan = pspmv::analyze<Exec>(A, v->second);
+  // The variant's plan as bench_typed analyzed it (analyzed again only if it was not kept).
+  const auto kept = plans.find(best->variant);
+  const PlanT plan = kept != plans.end() ? kept->second : pspmv::analyze<Exec>(A, v->second);
   const std::function<void()> ours = [&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); };
   std::map<std::string, std::size_t> peer_best;  // impl -> index of its fastest record
   for (std::size_t i = first; i < out.size(); ++i) {
@@ -206,6 +208,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   // schedule or launch sizes reuse the first plan of their format and long-row mode
   // (pspmv::analyze(space, A, options, like)), and record its analysis as their own.
   std::map<std::string, PlanOf<Exec, Value, Offset>> first_of;
+  std::map<std::string, PlanOf<Exec, Value, Offset>> plans;  // by label, for the interleaved retiming
   for (const auto& [label, opt] : pspmv_variants(o)) {
     // serial runs thread_per_row on a host only: the other combinations are not variants.
     if (opt.schedule && opt.mapping &&
@@ -236,20 +239,45 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
                         cost.seconds, t, label == unplanned_pspmv_variant ? "" : unplanned_pspmv_variant);
     r.analysis_phases = cost.phases;
     add(std::move(r));
+    if (o.interleave_best) plans.emplace(label, plan);
     for (const int u : o.unroll_sweep) {
       const auto tu = vt.measure([&] { multiply_unrolled(plan, u, vt.x, vt.y); });
       add(complete(base, "pspmv", label + " U=" + std::to_string(u), plan.describe(), "", cost.seconds, tu, ""));
     }
   }
+  // The automatic plan of the matrix already in the device's memory (an application's device
+  // CSR): the same plan (tests/test_plan_input.cpp), analyzed without the upload; its
+  // multiplies are the automatic plan's, so that record's timing is reused.
+  constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  const auto dA = device || o.peers ? pspmv::detail::upload(Exec(), A)  // staged through pinned buffers
+                                    : pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>{};
+  if (device && o.include_auto) {
+    const auto a = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                [](const Record& r) { return r.impl == "pspmv" && r.variant == "auto"; });
+    if (a != out.end()) {
+      const auto plan = pspmv::analyze(Exec(), dA, o.base);
+      Record r = *a;
+      r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
+      r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
+      r.reason = "";
+      r.unplanned = unplanned_pspmv_variant;
+      r.analyze_s = plan.analyze_seconds();
+      r.analysis_phases.clear();
+      for (const auto& [name, sec] : plan.analysis().named()) r.analysis_phases.emplace_back(name, sec);
+      r.paired_with.clear();
+      std::cerr << fmt::format("  {:<22} {} {:<14} {:<32} analysis {:.3f} ms from device memory ({:.3f} ms from the host)\n",
+                               r.matrix, r.precision, r.impl, r.variant, r.analyze_s * 1e3, a->analyze_s * 1e3);
+      out.push_back(std::move(r));
+    }
+  }
   if (!o.peers) return;
-  const auto dA = pspmv::copy_to<typename Exec::memory_space>(A);  // the peers' own CSR copy in Exec's memory
   const pspmv_peers::Problem<Exec, Value, Offset> problem{A, dA, vt.x, vt.y, o.expected_calls};
   const auto peers = pspmv_peers::make_peers(problem);
   for (const auto& p : peers) {
     if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));
     else if (p.note.rfind("absent:", 0) != 0) add(skipped(base, p.impl, p.variant, p.note));
   }
-  if (o.interleave_best) retime_best_pairs<Exec>(A, vt, o, peers, out, first);
+  if (o.interleave_best) retime_best_pairs<Exec>(A, vt, o, peers, out, first, plans);
 }
 
 }  // namespace

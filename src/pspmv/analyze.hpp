@@ -39,7 +39,10 @@ inline AnalyzeOptions model_options(const AnalyzeOptions& options) {
 }  // namespace detail
 
 /// Analyzes A for the execution-space instance `space` (conversion and copies are ordered on
-/// it; the plan is ready when analyze() returns). options.selection: model (default; every
+/// it; the plan is ready when analyze() returns). A CSR plan on a host space holds A's arrays
+/// (Views count references): the caller must not change them while the plan lives, unless
+/// options.copy_matrix gives the plan its own copy (unmanaged Views are always copied). On a
+/// GPU the arrays are uploaded through pinned staging buffers (detail/staging.hpp). options.selection: model (default; every
 /// decision in Plan::reason()), tune (the fastest of tune()'s candidates, default budget) or
 /// fixed (what the options leave unset is CSR, thread_per_row, static_chunks).
 /// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument for options
@@ -64,6 +67,25 @@ Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Val
   const AnalyzeOptions o = detail::model_options(options);
   if (options.selection == Selection::tune) return tune(space, A, o).plan;
   return Plan<ExecSpace, Value, Offset>(space, A, o, like);
+}
+
+/// analyze() of A, a CSR already in the memory of ExecSpace (a device matrix; a host CSR takes
+/// the form above): nothing is uploaded. Validation of the columns and the SELL conversion run
+/// on `space`; row_ptr alone is copied to the host for its checks and the row statistics. The
+/// choice and the stored matrix are those analyze() makes of a host copy of A; a CSR plan holds
+/// A's arrays unless options.copy_matrix (the caller then must not change them while the plan
+/// lives). The plan holds no fingerprint (Plan::matches() throws). Selection::tune is refused.
+/// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument as choose().
+template <class ExecSpace, class Value, class Offset, class Mem,
+          std::enable_if_t<!std::is_same<Mem, Kokkos::HostSpace>::value &&
+                               std::is_same<Mem, typename ExecSpace::memory_space>::value,
+                           int> = 0>
+Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                                       const AnalyzeOptions& options = {}) {
+  if (options.selection == Selection::tune)
+    throw InvalidArgument("analyze() of a CSR in the execution space's memory: Selection::tune is not offered "
+                          "(tune() times plans of a host CSR)");
+  return Plan<ExecSpace, Value, Offset>(ResidentInput{}, space, A, detail::model_options(options));
 }
 
 /// analyze() on the default instance of ExecSpace.

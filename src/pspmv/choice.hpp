@@ -64,6 +64,8 @@ struct AnalysisPhases {
   /// (0 here), and so were conversion and copy when the plan shares like's stored matrix.
   bool reused = false;
   bool shares_storage = false;  ///< the stored matrix is like's (same format, C, sigma, long rows)
+  bool shares_input = false;    ///< a CSR plan holding the caller's arrays, not a copy (copy is then 0)
+  bool device_input = false;    ///< analyzed from a CSR already in the space's memory (no upload)
   /// The phases by name, in order (total last).
   std::vector<std::pair<const char*, double>> named() const {
     return {{"validation", validation}, {"statistics", statistics}, {"choice", choice},

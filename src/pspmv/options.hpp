@@ -45,6 +45,11 @@ struct AnalyzeOptions {
                                          ///< 0: chosen (all, or fewer for a matrix too small to feed them)
   bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
                                          ///< whether it changed since (one parallel pass over the arrays)
+  bool copy_matrix = false;              ///< a CSR plan whose space can hold the caller's arrays as they are (a
+                                         ///< host plan of a HostCsr, a device plan of a CSR in its memory) shares
+                                         ///< them (false: the caller must not change them while the plan lives)
+                                         ///< or keeps its own copy (true); arrays the caller does not let Kokkos
+                                         ///< count (unmanaged Views) are always copied
 };
 
 /// Launch sizes recorded in a plan.

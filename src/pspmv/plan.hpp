@@ -16,6 +16,9 @@
 
 namespace pspmv {
 
+/// Tag of the Plan constructor that analyzes a CSR already in the execution space's memory.
+struct ResidentInput {};
+
 /// @tparam ExecSpace Kokkos::OpenMP, Serial or Cuda; Value float or double; Offset int32_t or int64_t
 template <class ExecSpace, class Value, class Offset = std::int64_t>
 class Plan {
@@ -43,6 +46,16 @@ class Plan {
   /// @throws InvalidArgument if like was not built from A; as choose().
   Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options, const Plan& like)
       : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
+  /// Analyzes A, a CSR already in memory_space (on a GPU, the application's device matrix),
+  /// for `space`, without copying it through the host: row_ptr is copied to the host (8 bytes
+  /// a row at most) for the sizes, its checks and the row statistics; the column indices are
+  /// checked on `space`; SELL is built there, and a CSR plan holds A's arrays (or a copy made
+  /// on `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
+  /// a host copy of A: the same choice and stored matrix. Where memory_space is not the host's
+  /// the plan holds no fingerprint (hashing would read the entries back; matches() throws).
+  /// Prefer analyze(space, A, options).
+  /// @throws as analyze(); InvalidArgument for Selection::tune (it times host-built plans).
+  Plan(ResidentInput, const ExecSpace& space, const matrix_type& A, const AnalyzeOptions& options = {});
 
   /// y = alpha * A * x + beta * y on the instance `space`, with BLAS semantics: beta == 0
   /// overwrites y without reading it (NaN or Inf in y do not survive); alpha == 0 only scales
@@ -114,11 +127,16 @@ class Plan {
   /// AnalyzeOptions::fingerprint was false.
   std::uint64_t fingerprint() const { return fingerprint_; }
   /// Whether A still holds what this plan was built from (same sizes and fingerprint: one
-  /// pass over A). The plan keeps its own copy: a changed A means the plan is stale.
+  /// pass over A). A changed A means the plan is stale: a plan that keeps its own copy
+  /// multiplies the old entries; a CSR plan that holds A's arrays (AnalyzeOptions::copy_matrix
+  /// false, analysis().shares_input) must not see them changed at all.
   /// @throws InvalidArgument if the plan was analyzed with fingerprint = false.
   bool matches(const HostCsr<Value, Offset>& A) const {
     if (!has_fingerprint_)
-      throw InvalidArgument("Plan::matches: this plan was analyzed with AnalyzeOptions::fingerprint = false");
+      throw InvalidArgument(phases_.device_input
+                                ? "Plan::matches: this plan was analyzed from a CSR in the execution space's memory "
+                                  "and holds no fingerprint"
+                                : "Plan::matches: this plan was analyzed with AnalyzeOptions::fingerprint = false");
     return same_shape(A) && pspmv::fingerprint(A) == fingerprint_;
   }
   /// One line: format, mapping, schedule and launch sizes (pspmv::describe).
@@ -131,12 +149,13 @@ class Plan {
     PlanChoice choice;
     detail::SellOrder order;  ///< the sorted order choose() computed for a SELL plan
     AnalysisPhases phases;
+    bool copy_matrix = true;  ///< AnalyzeOptions::copy_matrix
   };
   static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o);
   static Decided decide_like(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o,
                              const Plan& like);
   Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d,
-       const Plan* like = nullptr);
+       const Plan* like = nullptr, const matrix_type* resident = nullptr);
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
            const workspace_type& workspace) const;
@@ -169,6 +188,7 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
   Decided d;
   d.started = started;
+  d.copy_matrix = o.copy_matrix;
   validate(A);
   auto t = clock::now();
   d.phases.validation = std::chrono::duration<double>(t - started).count();
@@ -190,6 +210,7 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
                           std::to_string(A.nnz()) + "; Plan::built_from is false)");
   Decided d;
   d.started = started;
+  d.copy_matrix = o.copy_matrix;
   d.facts = like.facts_;
   d.phases.reused = true;
   detail::KnownSell known;
@@ -211,10 +232,10 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
 
 template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint,
-                                     Decided d, const Plan* like)
+                                     Decided d, const Plan* like, const matrix_type* resident)
     : choice_(std::move(d.choice)),
       storage_(detail::build_storage(space, A, choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
-                                     like ? &like->choice_ : nullptr)),
+                                     like ? &like->choice_ : nullptr, d.copy_matrix, resident)),
       workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
       labels_(detail::labels_of(choice_)),
       reason_(choice_.reason.str()),
@@ -223,7 +244,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       ncols_(A.ncols),
       nnz_(static_cast<std::int64_t>(A.nnz())),
       csr_bytes_(A.bytes()),
-      source_row_ptr_(A.row_ptr.data()),
+      source_row_ptr_(resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data()),
       has_fingerprint_(fingerprint) {
   d.order = detail::SellOrder{};  // released before the fingerprint pass
   const auto t = std::chrono::steady_clock::now();
@@ -232,6 +253,82 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
   phases_.fingerprint = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   space.fence();
   phases_.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.started).count();
+}
+
+namespace detail {
+/// What the host needs of a CSR in `space`'s memory to analyze it: its sizes, a host copy of
+/// row_ptr, and col_idx where the column spread is wanted. Where the host reads that memory,
+/// A's own Views (nothing copied); elsewhere the entries it does not copy are unmanaged Views
+/// of A's lengths without data (never read: choose() reads only their lengths).
+template <class ExecSpace, class Value, class Offset, class Mem>
+HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                                    bool with_col_idx) {
+  HostCsr<Value, Offset> h;
+  h.nrows = A.nrows;
+  h.ncols = A.ncols;
+  if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value) {
+    h.row_ptr = A.row_ptr;
+    h.col_idx = A.col_idx;
+    h.values = A.values;
+  } else {
+    const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+    h.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>(uninit("pspmv::row_ptr_host"), A.row_ptr.extent(0));
+    Kokkos::deep_copy(space, h.row_ptr, A.row_ptr);
+    if (with_col_idx) {
+      h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(uninit("pspmv::col_idx_host"), A.col_idx.extent(0));
+      Kokkos::deep_copy(space, h.col_idx, A.col_idx);
+    } else {
+      h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
+    }
+    h.values = Kokkos::View<Value*, Kokkos::HostSpace>(static_cast<Value*>(nullptr), A.values.extent(0));
+    space.fence();
+  }
+  return h;
+}
+}  // namespace detail
+
+template <class ExecSpace, class Value, class Offset>
+Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, const matrix_type& A,
+                                     const AnalyzeOptions& o) {
+  using clock = std::chrono::steady_clock;
+  const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  if (o.selection == Selection::tune)
+    throw InvalidArgument("analyze() of a CSR in the execution space's memory: Selection::tune is not offered "
+                          "(tune() analyzes a host CSR)");
+  const auto started = clock::now();
+  constexpr bool host_memory = std::is_same<memory_space, Kokkos::HostSpace>::value;
+  const bool spread = ExecTraits<ExecSpace>::scattered_sell_spread > 0;
+  if (A.row_ptr.extent(0) == 0)
+    throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
+  const HostCsr<Value, Offset> h = detail::host_view_of(space, A, spread);
+  validate_on(space, A, h.row_ptr.data());
+  AnalysisPhases ph;
+  auto t = clock::now();
+  ph.validation = std::chrono::duration<double>(t - started).count();
+  facts_ = matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread);
+  ph.statistics = seconds(t);
+  t = clock::now();
+  detail::SellOrder order;
+  choice_ = choose(space, h, facts_, o, &order);
+  ph.choice = seconds(t);
+  storage_ = detail::build_storage<ExecSpace, Value, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr, o.copy_matrix, &A);
+  order = detail::SellOrder{};
+  workspace_ = detail::make_workspace<ExecSpace, Value>(choice_);
+  labels_ = detail::labels_of(choice_);
+  reason_ = choice_.reason.str();
+  nrows_ = A.nrows;
+  ncols_ = A.ncols;
+  nnz_ = static_cast<std::int64_t>(A.nnz());
+  csr_bytes_ = A.bytes();
+  source_row_ptr_ = A.row_ptr.data();
+  has_fingerprint_ = o.fingerprint && host_memory;
+  t = clock::now();
+  if (has_fingerprint_) fingerprint_ = pspmv::fingerprint(h);
+  ph.fingerprint = seconds(t);
+  ph.device_input = !host_memory;
+  space.fence();
+  ph.total = seconds(started);
+  phases_ = ph;
 }
 
 template <class ExecSpace, class Value, class Offset>

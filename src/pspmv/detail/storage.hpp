@@ -17,6 +17,7 @@
 #include "pspmv/matrix/sell.hpp"
 #include "pspmv/matrix/sell_build.hpp"
 #include "pspmv/choice.hpp"
+#include "pspmv/detail/staging.hpp"
 
 namespace pspmv {
 
@@ -60,11 +61,24 @@ inline bool same_storage(const PlanChoice& a, const PlanChoice& b) {
          p.long_split == q.long_split;
 }
 
+/// Whether a plan may hold `A`'s arrays instead of copying them: Kokkos counts their
+/// references (managed Views), so they live as long as the plan does.
+template <class Csr>
+bool can_share(const Csr& A) {
+  return A.row_ptr.use_count() > 0 && (A.nnz() == 0 || (A.col_idx.use_count() > 0 && A.values.use_count() > 0));
+}
+
 /// Builds the storage of `choice` for A on `space`: converts to SELL where chosen (from
 /// `order` when it is the sorted order of the chosen sigma and long-row handling, as choose()
 /// leaves it; else sorting here), computes the nnz partition, copies into the space's memory
 /// (a host SELL plan keeps the SELL it built); returns once the copies are done. Each phase's
 /// seconds go to `phases` when given.
+/// A CSR plan holds A's own arrays where the space's memory is the host's, unless
+/// `copy_matrix` or A's Views are unmanaged (can_share()). A host CSR goes to a device
+/// through the staging buffers (detail::upload).
+/// With `resident` (the matrix already in the space's memory; A then carries only its
+/// sizes and a host copy of row_ptr), nothing is uploaded: SELL is built from it and a CSR
+/// plan holds it (or a copy made on the device with `copy_matrix`).
 /// With `shared` (the storage of a plan of the same matrix whose choice is `shared_choice`)
 /// and same_storage(choice, *shared_choice), the stored matrix is shared (Views are reference
 /// counted; plans only read them) and only the partition is computed.
@@ -73,7 +87,9 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
                                                 const PlanChoice& choice, const SellOrder* order = nullptr,
                                                 AnalysisPhases* phases = nullptr,
                                                 const Storage<ExecSpace, Value, Offset>* shared = nullptr,
-                                                const PlanChoice* shared_choice = nullptr) {
+                                                const PlanChoice* shared_choice = nullptr, bool copy_matrix = true,
+                                                const CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space>*
+                                                    resident = nullptr) {
   using memory_space = typename ExecSpace::memory_space;
   using clock = std::chrono::steady_clock;
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
@@ -100,6 +116,8 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     if (phases) {
       phases->partition = seconds(t0);
       phases->shares_storage = true;
+      const void* input = resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data();
+      phases->shares_input = choice.format == Format::csr && st.csr.row_ptr.data() == input;
     }
     return st;
   }
@@ -118,8 +136,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     // order choose() computed on the host is copied instead of sorting again).
     const bool split = p.long_split && p.long_row_threshold > 0;
     auto t0 = clock::now();
-    const auto dA = copy_to<memory_space>(space, A);
-    space.fence();
+    const auto dA = resident ? *resident : upload(space, A);
     ph.copy = seconds(t0);
     t0 = clock::now();
     const bool known = order && order->is(p.sigma, p.long_row_threshold, split);
@@ -156,14 +173,30 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
   } else {
     if (choice.schedule == Schedule::nnz_balanced) partition_of(A.row_ptr.data(), A.nrows);
     const auto t0 = clock::now();
-    st.csr = copy_to<memory_space>(space, A);
-    space.fence();
+    if (resident && !copy_matrix && can_share(*resident)) {
+      st.csr = *resident;
+      ph.shares_input = true;
+    } else if (resident) {
+      st.csr = copy_to<memory_space>(space, *resident);
+      space.fence();
+    } else if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
+      if (!copy_matrix && can_share(A)) {
+        st.csr = A;  // the caller's arrays: Views count references, the plan only reads them
+        ph.shares_input = true;
+      } else {
+        st.csr = copy_to<memory_space>(space, A);
+        space.fence();
+      }
+    } else {
+      st.csr = upload(space, A);
+    }
     ph.copy = seconds(t0);
   }
   if (phases) {
     phases->conversion = ph.conversion;
     phases->partition = ph.partition;
     phases->copy = ph.copy;
+    phases->shares_input = ph.shares_input;
   }
   return st;
 }

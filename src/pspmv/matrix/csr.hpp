@@ -82,38 +82,54 @@ void check_offset_fits(std::int64_t count, const std::string& what = "nnz") {
 template <class Value, class Offset = std::int64_t>
 using HostCsr = CsrMatrix<Value, Offset, std::int32_t, Kokkos::HostSpace>;
 
+namespace detail {
+/// validate()'s checks of the sizes and of row_ptr (on the host: `rp` has row_ptr_len entries
+/// in host memory); col_len and val_len are the lengths of col_idx and values.
+template <class Offset>
+void validate_row_ptr(std::int64_t nrows, std::int64_t ncols, const Offset* rp, std::int64_t row_ptr_len,
+                      std::int64_t col_len, std::int64_t val_len) {
+  if (nrows < 0 || ncols < 0)
+    throw InvalidMatrix("negative dimensions " + std::to_string(nrows) + " x " + std::to_string(ncols));
+  if (row_ptr_len != nrows + 1) throw DimensionError("row_ptr length (nrows + 1)", nrows + 1, row_ptr_len);
+  if (val_len != col_len) throw DimensionError("values length (= col_idx length)", col_len, val_len);
+  if (rp[0] != 0) throw InvalidMatrix("row_ptr[0] is " + std::to_string(rp[0]) + ", must be 0");
+  // In parallel over pieces of rows (matrix/host_parallel.hpp); the first offence is reported.
+  const std::int64_t n = nrows;
+  const std::int64_t dec = detail::first_index("pspmv::validate_row_ptr", n, [&](std::int64_t i) { return rp[i + 1] < rp[i]; });
+  if (dec < n)
+    throw InvalidMatrix("row_ptr decreases at row " + std::to_string(dec) + ": row_ptr[" + std::to_string(dec) +
+                        "] = " + std::to_string(rp[dec]) + " > row_ptr[" + std::to_string(dec + 1) +
+                        "] = " + std::to_string(rp[dec + 1]));
+  if (static_cast<std::int64_t>(rp[n]) != col_len)
+    throw DimensionError("row_ptr[nrows] (= nnz = col_idx length)", col_len, static_cast<std::int64_t>(rp[n]));
+}
+
+/// The error validate() throws for entry k of row i, column c.
+inline InvalidMatrix column_error(std::int64_t i, std::int64_t k, std::int64_t c, std::int64_t ncols) {
+  return InvalidMatrix("column index " + std::to_string(c) + " of row " + std::to_string(i) + " (entry " +
+                       std::to_string(k) + ") is outside [0, " + std::to_string(ncols) + ")");
+}
+
+/// The value of one entry of a View in any memory space, on the host (a fence on `space`).
+template <class ExecSpace, class V>
+typename V::non_const_value_type read_back(const ExecSpace& space, const V& v, std::int64_t i) {
+  typename V::non_const_value_type x{};
+  Kokkos::View<typename V::non_const_value_type, Kokkos::HostSpace> h(&x);
+  Kokkos::deep_copy(space, h, Kokkos::subview(v, i));
+  space.fence();
+  return x;
+}
+}  // namespace detail
+
 /// Checks the CSR invariants of a host matrix.
 /// @throws InvalidMatrix naming the first offending row or entry and the sizes involved.
 template <class Value, class Offset, class Ordinal>
 void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
-  if (A.nrows < 0 || A.ncols < 0)
-    throw InvalidMatrix("negative dimensions " + std::to_string(A.nrows) + " x " +
-                        std::to_string(A.ncols));
-  if (static_cast<std::int64_t>(A.row_ptr.extent(0)) != static_cast<std::int64_t>(A.nrows) + 1)
-    throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1,
-                         static_cast<std::int64_t>(A.row_ptr.extent(0)));
-  if (A.values.extent(0) != A.col_idx.extent(0))
-    throw DimensionError("values length (= col_idx length)",
-                         static_cast<std::int64_t>(A.col_idx.extent(0)),
-                         static_cast<std::int64_t>(A.values.extent(0)));
-  if (A.row_ptr(0) != 0)
-    throw InvalidMatrix("row_ptr[0] is " + std::to_string(A.row_ptr(0)) + ", must be 0");
-  // In parallel over pieces of rows (matrix/host_parallel.hpp); the first offence is reported.
+  detail::validate_row_ptr(A.nrows, A.ncols, A.row_ptr.data(), static_cast<std::int64_t>(A.row_ptr.extent(0)),
+                           static_cast<std::int64_t>(A.col_idx.extent(0)), static_cast<std::int64_t>(A.values.extent(0)));
   const std::int64_t n = A.nrows;
   const Offset* rp = A.row_ptr.data();
   const Ordinal* ci = A.col_idx.data();
-  const std::int64_t dec = detail::first_index("pspmv::validate_row_ptr", n, [&](std::int64_t i) { return rp[i + 1] < rp[i]; });
-  if (dec < n) {
-    const Ordinal i = static_cast<Ordinal>(dec);
-    throw InvalidMatrix("row_ptr decreases at row " + std::to_string(i) + ": row_ptr[" +
-                        std::to_string(i) + "] = " + std::to_string(A.row_ptr(i)) +
-                        " > row_ptr[" + std::to_string(i + 1) +
-                        "] = " + std::to_string(A.row_ptr(i + 1)));
-  }
-  if (static_cast<std::int64_t>(A.row_ptr(A.nrows)) != static_cast<std::int64_t>(A.nnz()))
-    throw DimensionError("row_ptr[nrows] (= nnz = col_idx length)",
-                         static_cast<std::int64_t>(A.nnz()),
-                         static_cast<std::int64_t>(A.row_ptr(A.nrows)));
   const Ordinal ncols = A.ncols;
   const std::int64_t bad_row = detail::first_index("pspmv::validate_col_idx", n, [&](std::int64_t i) {
     bool bad = false;
@@ -121,13 +137,34 @@ void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
     return bad;
   });
   if (bad_row < n) {
-    const Ordinal i = static_cast<Ordinal>(bad_row);
-    for (Offset k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) {
-      if (A.col_idx(k) < 0 || A.col_idx(k) >= A.ncols)
-        throw InvalidMatrix("column index " + std::to_string(A.col_idx(k)) + " of row " +
-                            std::to_string(i) + " (entry " + std::to_string(k) +
-                            ") is outside [0, " + std::to_string(A.ncols) + ")");
-    }
+    for (Offset k = rp[bad_row]; k < rp[bad_row + 1]; ++k)
+      if (ci[k] < 0 || ci[k] >= ncols) throw detail::column_error(bad_row, k, ci[k], ncols);
+  }
+}
+
+/// Checks the CSR invariants of A, a matrix in the memory of `space`, given `host_row_ptr`, a
+/// host copy of its row_ptr: sizes and row_ptr on the host, the column indices on `space` (in
+/// parallel over the entries; the first offending entry is the first one of the first
+/// offending row). Throws what validate() throws for the same matrix.
+template <class ExecSpace, class Value, class Offset, class Ordinal, class Mem>
+void validate_on(const ExecSpace& space, const CsrMatrix<Value, Offset, Ordinal, Mem>& A, const Offset* host_row_ptr) {
+  detail::validate_row_ptr(A.nrows, A.ncols, host_row_ptr, static_cast<std::int64_t>(A.row_ptr.extent(0)),
+                           static_cast<std::int64_t>(A.col_idx.extent(0)), static_cast<std::int64_t>(A.values.extent(0)));
+  const std::int64_t nnz = static_cast<std::int64_t>(A.col_idx.extent(0));
+  const auto ci = A.col_idx;
+  const Ordinal ncols = A.ncols;
+  std::int64_t first = nnz;
+  Kokkos::parallel_reduce(
+      "pspmv::validate_col_idx_on", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& f) {
+        if ((ci(k) < 0 || ci(k) >= ncols) && k < f) f = k;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  space.fence();
+  if (first < nnz) {
+    const std::int64_t row =
+        std::upper_bound(host_row_ptr, host_row_ptr + A.nrows + 1, static_cast<Offset>(first)) - host_row_ptr - 1;
+    throw detail::column_error(row, first, detail::read_back(space, ci, first), ncols);
   }
 }
 
@@ -181,7 +218,9 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const CsrMatrix<Value, Offse
   return B;
 }
 
-/// Host conversion between value and offset types.
+/// Host conversion between value and offset types, in parallel on the host threads.
+/// col_idx is shared with A (same type, read-only use), and so are the values when Value2 is
+/// Value.
 /// @throws InvalidArgument if nnz does not fit Offset2, or a finite value overflows Value2.
 template <class Value2, class Offset2, class Value, class Offset, class Ordinal>
 CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
@@ -190,20 +229,37 @@ CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
   CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> B;
   B.nrows = A.nrows;
   B.ncols = A.ncols;
-  B.row_ptr = Kokkos::View<Offset2*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
+  if constexpr (std::is_same<Offset, Offset2>::value) {
+    B.row_ptr = A.row_ptr;
+  } else {
+    B.row_ptr = Kokkos::View<Offset2*, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
+    const Offset* from = A.row_ptr.data();
+    Offset2* to = B.row_ptr.data();
+    detail::for_pieces("pspmv::convert_row_ptr", static_cast<std::int64_t>(A.row_ptr.extent(0)), detail::host_piece,
+                       [&](std::int64_t, std::int64_t b, std::int64_t e) {
+                         for (std::int64_t i = b; i < e; ++i) to[i] = static_cast<Offset2>(from[i]);
+                       });
+  }
   B.col_idx = A.col_idx;  // shared: same type, host, read-only use
-  B.values = Kokkos::View<Value2*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
-  for (std::size_t i = 0; i < A.row_ptr.extent(0); ++i)
-    B.row_ptr(i) = static_cast<Offset2>(A.row_ptr(i));
-  for (std::size_t k = 0; k < A.values.extent(0); ++k) {
-    const Value v = A.values(k);
-    if (std::isfinite(v) &&
-        std::fabs(static_cast<long double>(v)) > static_cast<long double>(std::numeric_limits<Value2>::max()))
-      throw InvalidArgument("value " + std::to_string(v) + " of entry " + std::to_string(k) +
+  if constexpr (std::is_same<Value, Value2>::value) {
+    B.values = A.values;
+  } else {
+    B.values = Kokkos::View<Value2*, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
+    const Value* from = A.values.data();
+    Value2* to = B.values.data();
+    const std::int64_t n = static_cast<std::int64_t>(A.values.extent(0));
+    const long double limit = static_cast<long double>(std::numeric_limits<Value2>::max());
+    const std::int64_t bad = detail::first_index("pspmv::convert_values", n, [&](std::int64_t k) {
+      const Value v = from[k];
+      if (std::isfinite(v) && std::fabs(static_cast<long double>(v)) > limit) return true;
+      to[k] = static_cast<Value2>(v);
+      return false;
+    });
+    if (bad < n)
+      throw InvalidArgument("value " + std::to_string(from[bad]) + " of entry " + std::to_string(bad) +
                             " overflows " + (sizeof(Value2) == 4 ? "float" : "double"));
-    B.values(k) = static_cast<Value2>(v);
   }
   return B;
 }

@@ -24,17 +24,6 @@ namespace pspmv {
 /// per row; the rank costs sigma comparisons per row); wider windows are sorted on the host.
 constexpr std::int64_t sell_team_sort_max_sigma = 4096;
 
-namespace detail {
-/// The value of one entry of a View in any memory space, on the host (a fence on `space`).
-template <class ExecSpace, class V>
-typename V::non_const_value_type read_back(const ExecSpace& space, const V& v, std::int64_t i) {
-  typename V::non_const_value_type x{};
-  Kokkos::View<typename V::non_const_value_type, Kokkos::HostSpace> h(&x);
-  Kokkos::deep_copy(space, h, Kokkos::subview(v, i));
-  space.fence();
-  return x;
-}
-}  // namespace detail
 
 /// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
 /// `space`, with the arguments of csr_to_sell(). `host_perm`, when given, is the sorted order

@@ -1,0 +1,153 @@
+#pragma once
+/// @file staging.hpp
+/// The upload of a host CSR into a device's memory through a pair of pinned host buffers:
+/// the host threads copy chunk i + 1 of the caller's (pageable) arrays into one buffer while
+/// the device copies chunk i out of the other, ordered on the caller's execution-space
+/// instance. A copy from pageable memory runs at a fraction of the link's speed (the driver
+/// stages it itself, one thread, synchronously); from pinned memory it runs at the link's.
+/// Only Kokkos is called: the pinned space is the execution space's (StagingSpace), and
+/// spaces without one stage through plain host memory (correct, not faster).
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <type_traits>
+
+#include "pspmv/errors.hpp"
+#include "pspmv/matrix/csr.hpp"
+#include "pspmv/matrix/host_parallel.hpp"
+
+namespace pspmv {
+namespace detail {
+
+/// The host memory an execution space copies from at full speed: page-locked where Kokkos
+/// has such a space for it, else HostSpace.
+template <class ExecSpace>
+struct StagingSpace {
+  using type = Kokkos::HostSpace;
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct StagingSpace<Kokkos::Cuda> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
+/// Bytes of each of the two staging buffers.
+constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;
+
+/// Copies host arrays into Views of a device's memory through two staging buffers of
+/// `chunk_bytes` each in StagingMemory (see the file comment). copy() may be called for
+/// several arrays in turn; finish() (or the destructor) waits for the last chunk. The
+/// caller's arrays must stay unchanged until finish() returns.
+template <class ExecSpace, class StagingMemory = typename StagingSpace<ExecSpace>::type>
+class Stager {
+ public:
+  using buffer_type = Kokkos::View<unsigned char*, StagingMemory>;
+
+  /// Stages through `buffers` (two Views of at least `chunk_bytes` each, e.g. staging_buffers()).
+  Stager(const ExecSpace& space, buffer_type buffers[2], std::size_t chunk_bytes)
+      : space_(space), chunk_bytes_(chunk_bytes) {
+    buffers_[0] = buffers[0];
+    buffers_[1] = buffers[1];
+  }
+  Stager(const Stager&) = delete;
+  Stager& operator=(const Stager&) = delete;
+  ~Stager() { space_.fence(); }
+
+  /// dst(0 .. n) = src[0 .. n), chunk by chunk (dst: a contiguous View of n entries).
+  template <class Dst>
+  void copy(const Dst& dst, const typename Dst::non_const_value_type* src) {
+    using T = typename Dst::non_const_value_type;
+    static_assert(std::is_trivially_copyable<T>::value, "staged arrays hold plain values");
+    const std::size_t n = dst.extent(0), per_chunk = chunk_bytes_ / sizeof(T);
+    if (per_chunk == 0 && n > 0)
+      throw InvalidArgument("staging buffers of " + std::to_string(chunk_bytes_) + " bytes cannot hold one entry of " +
+                            std::to_string(sizeof(T)) + " bytes");
+    for (std::size_t begin = 0; begin < n; begin += per_chunk) {
+      const std::size_t m = std::min(per_chunk, n - begin);
+      unsigned char* buf = buffers_[next_].data();
+      // The host threads fill this buffer while the device may still copy out of the other.
+      constexpr std::size_t piece = std::size_t{1} << 20;
+      const unsigned char* from = reinterpret_cast<const unsigned char*>(src + begin);
+      const std::size_t bytes = m * sizeof(T);
+      for_pieces("pspmv::stage_fill", static_cast<std::int64_t>(bytes), static_cast<std::int64_t>(piece),
+                 [&](std::int64_t, std::int64_t b, std::int64_t e) {
+                   std::memcpy(buf + b, from + b, static_cast<std::size_t>(e - b));
+                 });
+      space_.fence();  // the previous chunk's copy is done: its buffer is free for the next fill
+      const Kokkos::View<const T*, StagingMemory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> chunk(
+          reinterpret_cast<const T*>(buf), m);
+      Kokkos::deep_copy(space_, Kokkos::subview(dst, std::make_pair(begin, begin + m)), chunk);
+      next_ ^= 1;
+      ++chunks_;
+    }
+  }
+  /// Waits for the last chunk's copy.
+  void finish() { space_.fence(); }
+  /// Chunks copied so far.
+  std::size_t chunks() const { return chunks_; }
+
+ private:
+  ExecSpace space_;
+  std::size_t chunk_bytes_;
+  buffer_type buffers_[2];
+  int next_ = 0;
+  std::size_t chunks_ = 0;
+};
+
+/// The process's two staging buffers for ExecSpace, allocated on first use (page-locking
+/// costs milliseconds, so they are kept) and released when Kokkos finalizes; `lock` holds
+/// them for the caller until it is released.
+template <class ExecSpace>
+typename Stager<ExecSpace>::buffer_type* staging_buffers(std::unique_lock<std::mutex>& lock) {
+  using Buffer = typename Stager<ExecSpace>::buffer_type;
+  static std::mutex mutex;
+  static Buffer buffers[2];
+  lock = std::unique_lock<std::mutex>(mutex);
+  if (buffers[0].extent(0) < staging_chunk_bytes) {
+    for (Buffer& b : buffers)
+      b = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::staging"), staging_chunk_bytes);
+    Kokkos::push_finalize_hook([] {
+      const std::lock_guard<std::mutex> g(mutex);
+      for (Buffer& b : buffers) b = Buffer();
+    });
+  }
+  return buffers;
+}
+
+/// A copy of the host CSR A in ExecSpace's memory: through the staging buffers where that
+/// memory is not the host's, else a plain deep copy. Returns when the copy is done.
+template <class ExecSpace, class Value, class Offset>
+CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space> upload(const ExecSpace& space,
+                                                                             const HostCsr<Value, Offset>& A) {
+  using Mem = typename ExecSpace::memory_space;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    auto B = copy_to<Mem>(space, A);
+    space.fence();
+    return B;
+  } else {
+    CsrMatrix<Value, Offset, std::int32_t, Mem> B;
+    B.nrows = A.nrows;
+    B.ncols = A.ncols;
+    const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+    B.row_ptr = Kokkos::View<Offset*, Mem>(uninit("pspmv::row_ptr"), A.row_ptr.extent(0));
+    B.col_idx = Kokkos::View<std::int32_t*, Mem>(uninit("pspmv::col_idx"), A.col_idx.extent(0));
+    B.values = Kokkos::View<Value*, Mem>(uninit("pspmv::values"), A.values.extent(0));
+    std::unique_lock<std::mutex> lock;
+    Stager<ExecSpace> stager(space, staging_buffers<ExecSpace>(lock), staging_chunk_bytes);
+    stager.copy(B.row_ptr, A.row_ptr.data());
+    stager.copy(B.col_idx, A.col_idx.data());
+    stager.copy(B.values, A.values.data());
+    stager.finish();
+    return B;
+  }
+}
+
+}  // namespace detail
+}  // namespace pspmv

@@ -1,0 +1,291 @@
+// What a plan takes from its input: a host CSR plan on a host space holds the caller's arrays
+// (AnalyzeOptions::copy_matrix = false, the default) or its own copy; a host CSR goes to a
+// device's memory chunk by chunk through two staging buffers (tested here with host memory
+// standing in for the device's); and a CSR already in the space's memory is analyzed there,
+// into the plan analyze() makes of a host copy (same choice, same stored bytes).
+#include <cstring>
+#include <mutex>
+#include <random>
+
+#include "test_util.hpp"
+
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Mem = Exec::memory_space;
+constexpr bool host_plan = std::is_same<Mem, Kokkos::HostSpace>::value;
+
+/// Mostly short rows (0-12 entries, some empty), every 97th row long (200-700); random columns.
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Offset> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<Value> v;
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  for (std::int32_t i = 0; i < nrows; ++i) {
+    const std::int32_t len = i % 97 == 5 ? 200 + static_cast<std::int32_t>(rng() % 500) : static_cast<std::int32_t>(rng() % 13);
+    std::vector<std::int32_t> c(static_cast<std::size_t>(len));
+    for (auto& x : c) x = static_cast<std::int32_t>(rng() % static_cast<unsigned>(ncols));
+    std::sort(c.begin(), c.end());
+    for (const auto x : c) {
+      ci.push_back(x);
+      v.push_back(static_cast<Value>(val(rng)));
+    }
+    rp.push_back(static_cast<Offset>(ci.size()));
+  }
+  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+}
+
+/// Two Views (any memory spaces) hold the same bytes.
+template <class A, class B>
+::testing::AssertionResult same_bytes(const A& a, const B& b, const char* what) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  if (ha.extent(0) != hb.extent(0))
+    return ::testing::AssertionFailure() << what << ": " << hb.extent(0) << " entries, want " << ha.extent(0);
+  if (ha.extent(0) > 0 && std::memcmp(ha.data(), hb.data(), ha.extent(0) * sizeof(ha(0))) != 0)
+    return ::testing::AssertionFailure() << what << " differs";
+  return ::testing::AssertionSuccess();
+}
+
+/// Two plans store the same matrix, byte for byte, and made the same choice.
+template <class P, class Q>
+void expect_same_plan(const P& a, const Q& b, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(a.describe(), b.describe());
+  EXPECT_EQ(a.reason(), b.reason());
+  EXPECT_EQ(a.format(), b.format());
+  EXPECT_TRUE(same_bytes(a.matrix().row_ptr, b.matrix().row_ptr, "row_ptr"));
+  EXPECT_TRUE(same_bytes(a.matrix().col_idx, b.matrix().col_idx, "col_idx"));
+  EXPECT_TRUE(same_bytes(a.matrix().values, b.matrix().values, "values"));
+  const auto &s = a.sell(), &t = b.sell();
+  EXPECT_EQ(s.npos, t.npos);
+  EXPECT_EQ(s.nnz, t.nnz);
+  EXPECT_TRUE(same_bytes(s.slice_ptr, t.slice_ptr, "slice_ptr"));
+  EXPECT_TRUE(same_bytes(s.slice_width, t.slice_width, "slice_width"));
+  EXPECT_TRUE(same_bytes(s.row_len, t.row_len, "row_len"));
+  EXPECT_TRUE(same_bytes(s.perm, t.perm, "perm"));
+  EXPECT_TRUE(same_bytes(s.col_idx, t.col_idx, "sell col_idx"));
+  EXPECT_TRUE(same_bytes(s.values, t.values, "sell values"));
+  EXPECT_TRUE(same_bytes(s.long_rows, t.long_rows, "long_rows"));
+  EXPECT_TRUE(same_bytes(s.long_pos, t.long_pos, "long_pos"));
+  EXPECT_TRUE(same_bytes(s.long_row_ptr, t.long_row_ptr, "long_row_ptr"));
+  EXPECT_TRUE(same_bytes(s.long_col_idx, t.long_col_idx, "long_col_idx"));
+  EXPECT_TRUE(same_bytes(s.long_values, t.long_values, "long_values"));
+  EXPECT_TRUE(same_bytes(s.piece_ptr, t.piece_ptr, "piece_ptr"));
+}
+
+/// y = A x of a plan, on the host.
+template <class P>
+std::vector<double> product(const P& plan) {
+  typename P::vector_type x("x", plan.ncols()), y("y", plan.nrows());
+  Kokkos::deep_copy(x, 0.25);
+  plan.multiply(1.0, x, 0.0, y);
+  Exec().fence();
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+/// A plan of dA, a CSR in the default space's memory: through analyze(space, dA, options) where
+/// that memory is a device's, else through the constructor that form calls (a host CSR takes
+/// analyze()'s host form).
+template <class PlanT, class Csr>
+PlanT analyze_resident(const Csr& dA, const pspmv::AnalyzeOptions& o) {
+  if constexpr (host_plan)
+    return PlanT(pspmv::ResidentInput{}, Exec(), dA, pspmv::detail::model_options(o));
+  else
+    return pspmv::analyze(Exec(), dA, o);
+}
+
+/// The options of the plans compared: CSR, and SELL with long rows kept and split.
+std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> variants() {
+  std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> v;
+  v.emplace_back("auto", pspmv::AnalyzeOptions{});
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::csr;
+  o.schedule = pspmv::Schedule::nnz_balanced;
+  v.emplace_back("csr nnz_balanced", o);
+  for (const bool split : {false, true}) {
+    pspmv::AnalyzeOptions s;
+    s.format = pspmv::Format::sell;
+    s.slice_height = 8;
+    s.sigma = 64;
+    s.sell_long_row = 64;
+    s.sell_long_split = split;
+    v.emplace_back(split ? "sell split" : "sell long rows apart", s);
+  }
+  return v;
+}
+
+}  // namespace
+
+// A host CSR plan holds the caller's arrays unless copy_matrix (or the caller's Views are
+// unmanaged); either way it multiplies alike, and like-reuse and built_from still hold.
+TEST(PlanInput, HostCsrPlanSharesTheCallersArrays) {
+  const auto A = irregular<double, std::int64_t>(70001, 5000, 3);
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::csr;
+  const auto shared = pspmv::analyze<Exec>(A, o);
+  o.copy_matrix = true;
+  const auto copied = pspmv::analyze<Exec>(A, o);
+  EXPECT_FALSE(copied.analysis().shares_input);
+  EXPECT_NE(static_cast<const void*>(copied.matrix().values.data()), static_cast<const void*>(A.values.data()));
+  if (host_plan) {
+    EXPECT_TRUE(shared.analysis().shares_input);
+    EXPECT_EQ(static_cast<const void*>(shared.matrix().values.data()), static_cast<const void*>(A.values.data()));
+    EXPECT_EQ(static_cast<const void*>(shared.matrix().col_idx.data()), static_cast<const void*>(A.col_idx.data()));
+  } else {
+    EXPECT_FALSE(shared.analysis().shares_input) << "a device plan cannot hold host arrays";
+  }
+  expect_same_plan(copied, shared, "shared against copied");
+  EXPECT_EQ(product(copied), product(shared));
+  EXPECT_TRUE(shared.built_from(A));
+  EXPECT_TRUE(shared.matches(A));
+
+  // Plans of the same matrix reusing the shared one share it too.
+  pspmv::AnalyzeOptions t;
+  t.format = pspmv::Format::csr;
+  t.schedule = pspmv::Schedule::nnz_balanced;
+  const auto again = pspmv::analyze(Exec(), A, t, shared);
+  EXPECT_TRUE(again.analysis().shares_storage);
+  EXPECT_EQ(again.analysis().shares_input, host_plan);
+  EXPECT_EQ(product(again), product(copied));
+
+  // The plan keeps the arrays alive after the caller's matrix is gone.
+  std::vector<double> want = product(copied);
+  auto plan = [&] {
+    auto B = irregular<double, std::int64_t>(70001, 5000, 3);
+    pspmv::AnalyzeOptions f;
+    f.format = pspmv::Format::csr;
+    return pspmv::analyze<Exec>(B, f);
+  }();
+  EXPECT_EQ(product(plan), want);
+
+  // Unmanaged Views (the caller's own memory, which Kokkos cannot keep alive) are copied.
+  o.copy_matrix = false;
+  pspmv::HostCsr<double, std::int64_t> U;
+  U.nrows = A.nrows;
+  U.ncols = A.ncols;
+  U.row_ptr = Kokkos::View<std::int64_t*, Kokkos::HostSpace>(A.row_ptr.data(), A.row_ptr.extent(0));
+  U.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(A.col_idx.data(), A.col_idx.extent(0));
+  U.values = Kokkos::View<double*, Kokkos::HostSpace>(A.values.data(), A.values.extent(0));
+  const auto unmanaged = pspmv::analyze<Exec>(U, o);
+  EXPECT_FALSE(unmanaged.analysis().shares_input);
+  EXPECT_NE(static_cast<const void*>(unmanaged.matrix().values.data()), static_cast<const void*>(A.values.data()));
+  EXPECT_EQ(product(unmanaged), want);
+}
+
+// The staged upload, with host memory standing in for the device's and for the pinned
+// buffers: chunks smaller than each array, an array shorter than a chunk, an empty one and a
+// chunk smaller than one entry; the copy is the source, byte for byte.
+TEST(PlanInput, StagedCopyIsTheSource) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Stager = pspmv::detail::Stager<Host, Kokkos::HostSpace>;
+  const std::pair<std::int32_t, std::size_t> cases[] = {{301, 8}, {3001, 1000}, {30011, 4096 + 12}, {30011, 1 << 20}};
+  for (const auto& [rows, chunk] : cases) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    const auto A = irregular<float, std::int64_t>(rows, 2000, 9);
+    Stager::buffer_type buffers[2] = {Stager::buffer_type("a", chunk), Stager::buffer_type("b", chunk)};
+    Kokkos::View<std::int64_t*, Kokkos::HostSpace> rp("rp", A.row_ptr.extent(0));
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> ci("ci", A.col_idx.extent(0)), none("none", 0);
+    Kokkos::View<float*, Kokkos::HostSpace> v("v", A.values.extent(0)), head("head", 7);
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> empty_src("empty", 0);
+    {
+      Stager s(Host(), buffers, chunk);
+      s.copy(rp, A.row_ptr.data());
+      s.copy(none, empty_src.data());
+      s.copy(ci, A.col_idx.data());
+      s.copy(v, A.values.data());
+      s.copy(head, A.values.data() + 100);
+      s.finish();
+      const std::size_t bytes = A.bytes() + 7 * sizeof(float);
+      EXPECT_GE(s.chunks(), bytes / chunk / 2) << "copied chunk by chunk";
+    }
+    if (chunk == 8) {  // a buffer narrower than an entry is refused
+      Stager narrow(Host(), buffers, 4);
+      EXPECT_THROW(narrow.copy(rp, A.row_ptr.data()), pspmv::InvalidArgument);
+    }
+    EXPECT_TRUE(same_bytes(A.row_ptr, rp, "row_ptr"));
+    EXPECT_TRUE(same_bytes(A.col_idx, ci, "col_idx"));
+    EXPECT_TRUE(same_bytes(A.values, v, "values"));
+    EXPECT_EQ(0, std::memcmp(head.data(), A.values.data() + 100, 7 * sizeof(float)));
+  }
+  // upload() into the default space's memory (on a GPU: through the pinned buffers).
+  const auto A = irregular<float, std::int64_t>(30011, 2000, 9);
+  const auto B = pspmv::detail::upload(Exec(), A);
+  EXPECT_TRUE(same_bytes(A.row_ptr, B.row_ptr, "uploaded row_ptr"));
+  EXPECT_TRUE(same_bytes(A.col_idx, B.col_idx, "uploaded col_idx"));
+  EXPECT_TRUE(same_bytes(A.values, B.values, "uploaded values"));
+}
+
+// A CSR already in the space's memory is analyzed there: the same plan as analyze() of the
+// host matrix (choice, reason, stored bytes, product), for CSR and SELL (long rows kept apart
+// and split), f64 and f32; a CSR plan holds the resident arrays unless copy_matrix.
+TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
+  const auto A64 = irregular<double, std::int64_t>(70001, 5000, 5);
+  const auto A32 = pspmv::convert<float, std::int32_t>(A64);
+  const auto run = [](const auto& A) {
+    using Value = typename std::decay_t<decltype(A)>::value_type;
+    using Offset = typename std::decay_t<decltype(A)>::offset_type;
+    using PlanT = pspmv::Plan<Exec, Value, Offset>;
+    const auto dA = pspmv::copy_to<Mem>(A);
+    for (const auto& [name, o] : variants()) {
+      const auto from_host = pspmv::analyze<Exec>(A, o);
+      const auto resident = analyze_resident<PlanT>(dA, o);
+      expect_same_plan(from_host, resident, name);
+      EXPECT_EQ(product(from_host), product(resident)) << name;
+      EXPECT_EQ(resident.analysis().device_input, !host_plan);
+      if (resident.format() == pspmv::Format::csr) {
+        EXPECT_TRUE(resident.analysis().shares_input) << name;
+        EXPECT_EQ(static_cast<const void*>(resident.matrix().values.data()), static_cast<const void*>(dA.values.data()));
+      }
+    }
+    pspmv::AnalyzeOptions c;
+    c.format = pspmv::Format::csr;
+    c.copy_matrix = true;
+    const auto copied = analyze_resident<PlanT>(dA, c);
+    EXPECT_FALSE(copied.analysis().shares_input);
+    EXPECT_NE(static_cast<const void*>(copied.matrix().values.data()), static_cast<const void*>(dA.values.data()));
+    EXPECT_EQ(product(copied), product(pspmv::analyze<Exec>(A, c)));
+  };
+  run(A64);
+  run(A32);
+}
+
+// Invalid resident matrices throw what validate() throws for the host copy.
+TEST(PlanInput, ResidentCsrIsValidatedLikeTheHostOne) {
+  using PlanT = pspmv::Plan<Exec, double, std::int64_t>;
+  const auto message = [](const auto& f) -> std::string {
+    try {
+      f();
+    } catch (const pspmv::Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  auto A = irregular<double, std::int64_t>(3001, 500, 11);
+  // A column out of range in row 1234 (and a later one), then a decreasing row_ptr.
+  const std::int64_t k = A.row_ptr(1234) + 1 < A.row_ptr(1235) ? A.row_ptr(1234) + 1 : A.row_ptr(1234);
+  ASSERT_LT(k, A.row_ptr(1235)) << "row 1234 needs an entry";
+  for (int c = 0; c < 3; ++c) {
+    auto B = pspmv::copy_to<Kokkos::HostSpace>(A);
+    if (c == 0) {
+      B.col_idx(k) = 500;
+      B.col_idx(B.nnz() - 1) = -1;
+    } else if (c == 1) {
+      B.row_ptr(77) = B.row_ptr(78) + 1;
+    } else {
+      B.row_ptr(0) = 1;
+    }
+    const auto dB = pspmv::copy_to<Mem>(B);
+    const std::string want = message([&] { pspmv::validate(B); });
+    ASSERT_NE(want, "no error");
+    EXPECT_EQ(message([&] { analyze_resident<PlanT>(dB, {}); }), want);
+  }
+  const auto dA = pspmv::copy_to<Mem>(A);
+  pspmv::AnalyzeOptions t;
+  t.selection = pspmv::Selection::tune;
+  EXPECT_NE(message([&] { PlanT(pspmv::ResidentInput{}, Exec(), dA, t); }), "no error");
+  if constexpr (!host_plan) EXPECT_NE(message([&] { pspmv::analyze(Exec(), dA, t); }), "no error");
+}
