@@ -115,6 +115,11 @@ Command add_bench(CLI::App& app) {
                   "each SELL variant once per mode (default: the space's choice)")
       ->delimiter(',')
       ->check(CLI::IsMember({"split", "warp"}));
+  sub->add_option("--compress", bo.compress_modes,
+                  "SELL columns: on (16-bit offsets from a per-slice base where a slice spans < 65,536 columns) | "
+                  "off (32-bit); several: each SELL variant (and auto) once per mode (default: the plan's choice)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
   sub->add_option("--unroll-sweep", bo.unroll_sweep,
                   "also run every variant with each of these gather unroll factors (entries a thread loads "
                   "before it gathers x; 1, 2, 4, 8 or 16)")

@@ -80,6 +80,11 @@ Command add_compare(CLI::App& app) {
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median reported)");
   add_expected_calls(sub, bo.expected_calls);
+  sub->add_option("--compress", bo.compress_modes,
+                  "SELL columns: on | off; several: each SELL variant (and auto) once per mode (default: the "
+                  "plan's choice)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
   sub->add_option("-o,--out", o->out_dir, "output directory (created; files in it are replaced)");
   sub->add_flag("--no-plots", o->no_plots, "write the .dat and .gp files but do not run gnuplot");
   return {sub, [o](const RunInfo& info) { return run(*o, info); }};

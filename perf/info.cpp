@@ -24,7 +24,7 @@ struct InfoOptions {
 
 nlohmann::json info_json(const Input& in, int lane_width) {
   const auto& A = in.A;
-  const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols, A.col_idx.data());
   const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   nlohmann::json hist = nlohmann::json::array();
@@ -38,6 +38,7 @@ nlohmann::json info_json(const Input& in, int lane_width) {
           {"row_length", {{"min", s.min_len}, {"max", s.max_len}, {"mean", s.mean}, {"stddev", s.stddev}, {"cv", s.cv}}},
           {"empty_rows", s.empty_rows},
           {"column_spread", spread},
+          {"narrow_share", s.narrow_share},
           {"histogram", hist},
           {"lane_slots",
            {{"lane_width", ls.lane_width},
@@ -57,6 +58,8 @@ void print_info(const nlohmann::json& j) {
                            rl["stddev"].get<double>(), rl["cv"].get<double>(), j["empty_rows"].get<long long>());
   std::cout << fmt::format("  column spread (mean |col/ncols - row/nrows| over the nonzeros): {:.4f}\n",
                            j["column_spread"].get<double>());
+  std::cout << fmt::format("  nonzeros in {}-row blocks spanning < 65,536 columns (narrow share): {:.4f}\n",
+                           pspmv::RowStats::span_block, j["narrow_share"].get<double>());
   std::cout << "  histogram of row lengths:\n";
   long long most = 1;
   for (const auto& h : j["histogram"]) most = std::max(most, h["rows"].get<long long>());
@@ -80,7 +83,20 @@ nlohmann::json sell_json(const pspmv::HostCsr<double, std::int64_t>& A, int slic
   const auto sh = pspmv::sell_shape(A.row_ptr.data(), A.nrows, slice, sigma);
   const double csr64 = static_cast<double>(A.nrows + 1) * 8 + static_cast<double>(A.nnz()) * 12;
   const double csr32 = static_cast<double>(A.nrows + 1) * 4 + static_cast<double>(A.nnz()) * 8;
-  return {{"slice_height", slice},
+  // The compressed plan, built: its bytes in f64, and in f32 (4 bytes less per value).
+  auto S = pspmv::csr_to_sell(A, slice, sigma);
+  pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
+  const double c64 = static_cast<double>(S.bytes());
+  const double c32 = c64 - 4.0 * static_cast<double>(S.values.extent(0) + S.long_values.extent(0));
+  return {{"compressed",
+           {{"slices_compressed", S.nslices() - S.wide_slices},
+            {"slices_wide", S.wide_slices},
+            {"entries_compressed", S.compressed_entries()},
+            {"bytes_f64", c64},
+            {"bytes_f32", c32},
+            {"compression_ratio_f64", c64 > 0 ? csr64 / c64 : 1.0},
+            {"compression_ratio_f32", c32 > 0 ? csr32 / c32 : 1.0}}},
+          {"slice_height", slice},
           {"sigma", sigma},
           {"slices", sh.nslices},
           {"lane_slots", sh.stored},
@@ -100,6 +116,12 @@ void print_sell(const nlohmann::json& sl) {
       sl["lane_slots"].get<long long>(), 100 * sl["useful"].get<double>(), sl["padding"].get<double>(),
       sl["bytes_vs_csr_f64"].get<double>(), sl["bytes_vs_csr_f32"].get<double>(),
       sl["bytes_vs_csr_f64"].get<double>() > 1.1 ? "  (over the 1.1x limit: an automatic GPU plan keeps CSR)" : "");
+  const auto& c = sl["compressed"];
+  std::cout << fmt::format(
+      "    compressed columns: {} slices with 16-bit offsets, {} wide; CSR bytes / plan bytes (f64 / f32): "
+      "{:.3f} / {:.3f}\n",
+      c["slices_compressed"].get<long long>(), c["slices_wide"].get<long long>(),
+      c["compression_ratio_f64"].get<double>(), c["compression_ratio_f32"].get<double>());
 }
 
 int run(const InfoOptions& o) {

@@ -337,6 +337,11 @@ void expect_same_sell_views(const H& h, const D& d, const std::string& where) {
   EXPECT_TRUE(same_view(h.long_col_idx, d.long_col_idx, "long_col_idx"));
   EXPECT_TRUE(same_view(h.long_values, d.long_values, "long_values"));
   EXPECT_TRUE(same_view(h.piece_ptr, d.piece_ptr, "piece_ptr"));
+  EXPECT_EQ(h.compressed, d.compressed);
+  EXPECT_EQ(h.wide_slices, d.wide_slices);
+  EXPECT_TRUE(same_view(h.col_base, d.col_base, "col_base"));
+  EXPECT_TRUE(same_view(h.off_ptr, d.off_ptr, "off_ptr"));
+  EXPECT_TRUE(same_view(h.col_off, d.col_off, "col_off"));
 }
 
 }  // namespace
@@ -364,6 +369,26 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
                                    where + " host order");
           }
         }
+  // Compressed columns: the host's and the space's compression of the same SELL agree bit for
+  // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide).
+  {
+    const auto W = irregular<double, std::int32_t>(6007, 150000, 9);
+    const auto dW = pspmv::copy_to<Mem>(W);
+    for (const int C : {4, 32})
+      for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C} * 32})
+        for (const std::int64_t T : {0, 16})
+          for (const bool split : {false, true}) {
+            if (T == 0 && split) continue;
+            const std::string where = "compressed C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
+                                      " long=" + std::to_string(T) + (split ? " split" : "");
+            auto H = pspmv::csr_to_sell(W, C, sigma, T, split);
+            pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), H);
+            ASSERT_TRUE(H.compressed);
+            auto D = pspmv::csr_to_sell_on(Exec(), dW, C, sigma, T, split);
+            pspmv::compress_columns(Exec(), D);
+            expect_same_sell_views(H, D, where);
+          }
+  }
   // A SELL plan of the default space holds the host conversion's matrix.
   pspmv::AnalyzeOptions o;
   o.format = pspmv::Format::sell;
@@ -374,6 +399,11 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     o.sell_long_split = split;
     const auto plan = pspmv::analyze<Exec>(A, o);
     expect_same_sell_views(pspmv::csr_to_sell(A, 32, 1024, 64, split), plan.sell(), split ? "plan split" : "plan warp");
+    o.compress = true;
+    auto H = pspmv::csr_to_sell(A, 32, 1024, 64, split);
+    pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), H);
+    expect_same_sell_views(H, pspmv::analyze<Exec>(A, o).sell(), split ? "compressed plan split" : "compressed plan warp");
+    o.compress.reset();
   }
 }
 

@@ -94,6 +94,14 @@ Record complete(Record r, const std::string& impl, const std::string& variant, c
   return r;
 }
 
+void set_plan_bytes(Record& r, double plan_bytes, double csr_bytes, double vector_bytes) {
+  r.plan_bytes = plan_bytes;
+  r.compression_ratio = plan_bytes > 0 ? csr_bytes / plan_bytes : 0;
+  r.moved_bytes = plan_bytes + vector_bytes;
+  r.moved_floor_s = r.floor_gbs > 0 ? r.moved_bytes / (r.floor_gbs * 1e9) : 0;
+  r.ratio_to_moved_floor = r.moved_floor_s > 0 ? r.median_s / r.moved_floor_s : 0;
+}
+
 Record skipped(Record base, const std::string& impl, const std::string& variant, const std::string& why) {
   Record r = complete(std::move(base), impl, variant, why, "", 0.0, Timing{}, "");
   r.skipped = true;
@@ -120,6 +128,9 @@ nlohmann::json to_json(const Record& r) {
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
           {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified},
+          {"plan_bytes", r.plan_bytes}, {"compression_ratio", r.compression_ratio},
+          {"moved_bytes", r.moved_bytes}, {"moved_floor_s", r.moved_floor_s},
+          {"ratio_to_moved_floor", r.ratio_to_moved_floor},
           {"skipped", r.skipped},     {"unplanned", r.unplanned},
           {"interleaved", r.paired_with.empty() ? nlohmann::json(nullptr)
                                                 : nlohmann::json{{"with", r.paired_with},
@@ -136,16 +147,18 @@ nlohmann::json to_json(const Record& r) {
 
 std::string csv_header() {
   return "matrix,space,precision,impl,variant,rows,cols,nnz,offset_bits,analyze_s,warmups,reps,median_s,min_s,"
-         "iqr_s,cv,gflops,min_bytes,gbs,floor_s,floor_gbs,ratio_to_floor,max_rel_err,verified,noisy,noise\n";
+         "iqr_s,cv,gflops,min_bytes,gbs,floor_s,floor_gbs,ratio_to_floor,max_rel_err,verified,noisy,noise,plan_bytes,"
+         "compression_ratio,moved_bytes,moved_floor_s,ratio_to_moved_floor\n";
 }
 
 std::string to_csv(const Record& r) {
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{},{},{},{:.0f},{:.4f},{:.0f},{:.6e},{:.4f}\n",
       csv_field(r.matrix), csv_field(r.space), csv_field(r.precision), csv_field(r.impl), csv_field(r.variant), r.rows,
       r.cols, r.nnz, r.offset_bits, r.analyze_s, r.warmups, r.reps, r.median_s, r.min_s, r.iqr_s, r.time_cv, r.gflops,
       r.bytes, r.gbs, r.floor_s, r.floor_gbs, r.ratio_to_floor, r.max_rel_err, r.verified ? "true" : "false",
-      r.noisy ? "true" : "false", csv_field(r.noise));
+      r.noisy ? "true" : "false", csv_field(r.noise), r.plan_bytes, r.compression_ratio, r.moved_bytes, r.moved_floor_s,
+      r.ratio_to_moved_floor);
 }
 
 }  // namespace pspmv_cli

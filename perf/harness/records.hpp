@@ -42,6 +42,11 @@ struct Record {
   int warmups = 0, reps = 0;
   double median_s = 0, min_s = 0, iqr_s = 0, time_cv = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
          ratio_to_floor = 0, max_rel_err = 0;
+  /// pspmv plans: the bytes of the plan's stored matrix (Plan::matrix_bytes), CSR bytes over them
+  /// (Plan::compression_ratio), and the floor of the bytes a multiply of this plan moves at
+  /// least (its matrix, x and y once: moved_bytes) at the floor's rate (floor_gbs), with the
+  /// median over it. 0 for peers (their storage is their own).
+  double plan_bytes = 0, compression_ratio = 0, moved_bytes = 0, moved_floor_s = 0, ratio_to_moved_floor = 0;
   bool verified = false;
   bool skipped = false;  ///< a peer variant that cannot run here (plan holds why)
   /// Whether the timing cannot be trusted, and why ("median/min 1.43 > 1.2", "below the floor
@@ -72,6 +77,10 @@ std::string csv_field(const std::string& s);
 /// time and timing, and the rates derived from them.
 Record complete(Record base, const std::string& impl, const std::string& variant, const std::string& plan,
                 const std::string& reason, double analyze_s, const Timing& t, const std::string& unplanned);
+
+/// Sets r's plan bytes, compression ratio and moved-bytes floor from a pspmv plan's matrix
+/// bytes and CSR bytes (r's floor and timing already set; x and y bytes: `vector_bytes`).
+void set_plan_bytes(Record& r, double plan_bytes, double csr_bytes, double vector_bytes);
 
 /// `base` as the record of a variant that cannot run here, `why` in its plan.
 Record skipped(Record base, const std::string& impl, const std::string& variant, const std::string& why);

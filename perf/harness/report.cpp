@@ -39,9 +39,9 @@ std::string analysis_lines(const std::vector<Record>& records) {
 }  // namespace
 
 std::string table(const std::vector<Record>& records) {
-  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>10} {:>9} {}\n",
+  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>7} {:>6} {:>10} {:>9} {}\n",
                               "matrix", "prec", "impl", "variant", "median ms", "min ms", "cv %", "GFLOP/s", "GB/s",
-                              "x floor", "analyze ms", "max err", "check");
+                              "x floor", "x moved", "csr/pl", "analyze ms", "max err", "check");
   std::size_t noisy = 0;
   std::string last;
   for (const auto& r : records) {
@@ -53,9 +53,12 @@ std::string table(const std::vector<Record>& records) {
       continue;
     }
     noisy += r.noisy;
-    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>6.1f} {:>8.2f} {:>8.2f} {:>7.2f} {:>10.3f} {:>9.1e} {}{}\n",
+    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>6.1f} {:>8.2f} {:>8.2f} {:>7.2f} {:>7} {:>6} {:>10.3f} {:>9.1e} {}{}\n",
                      r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 52), r.median_s * 1e3,
-                     r.min_s * 1e3, 100 * r.time_cv, r.gflops, r.gbs, r.ratio_to_floor, r.analyze_s * 1e3,
+                     r.min_s * 1e3, 100 * r.time_cv, r.gflops, r.gbs, r.ratio_to_floor,
+                     r.ratio_to_moved_floor > 0 ? fmt::format("{:.2f}", r.ratio_to_moved_floor) : std::string("-"),
+                     r.compression_ratio > 0 ? fmt::format("{:.3f}", r.compression_ratio) : std::string("-"),
+                     r.analyze_s * 1e3,
                      r.max_rel_err, r.verified ? "ok" : "WRONG", r.noisy ? " noisy" : "");
   }
   s += analysis_lines(records);

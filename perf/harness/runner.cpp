@@ -43,20 +43,28 @@ Variants pspmv_variants(const BenchOptions& o) {
       }
     variants = std::move(threaded);
   }
-  if (o.long_modes.empty()) return variants;
-  Variants expanded;
-  for (const auto& [label, opt] : variants) {
-    if (opt.format && *opt.format == pspmv::Format::csr) {
-      expanded.emplace_back(label, opt);
-      continue;
+  // Each SELL variant (and auto) once per mode of `modes`, labelled " NAME=MODE".
+  const auto expand = [](const Variants& in, const std::vector<std::string>& modes, const char* name,
+                         const auto& apply) {
+    if (modes.empty()) return in;
+    Variants expanded;
+    for (const auto& [label, opt] : in) {
+      if (opt.format && *opt.format == pspmv::Format::csr) {
+        expanded.emplace_back(label, opt);
+        continue;
+      }
+      for (const auto& mode : modes) {
+        pspmv::AnalyzeOptions m = opt;
+        apply(m, mode);
+        expanded.emplace_back(label + " " + name + "=" + mode, m);
+      }
     }
-    for (const auto& mode : o.long_modes) {
-      pspmv::AnalyzeOptions m = opt;
-      m.sell_long_split = mode == "split";
-      expanded.emplace_back(label + " long=" + mode, m);
-    }
-  }
-  return expanded;
+    return expanded;
+  };
+  variants = expand(variants, o.long_modes, "long",
+                    [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.sell_long_split = mode == "split"; });
+  return expand(variants, o.compress_modes, "compress",
+                [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.compress = mode == "on"; });
 }
 
 template <class Value, class Offset>
@@ -226,10 +234,11 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
           (opt.mapping && *opt.mapping == pspmv::Mapping::team_per_row))
         continue;
     }
-    const std::string group = opt.format ? pspmv::to_string(*opt.format) + (opt.sell_long_split
-                                                                                ? (*opt.sell_long_split ? "/split" : "/warp")
-                                                                                : "")
-                                         : std::string();
+    const std::string group =
+        opt.format ? pspmv::to_string(*opt.format) +
+                         (opt.sell_long_split ? (*opt.sell_long_split ? "/split" : "/warp") : "") +
+                         (opt.compress ? (*opt.compress ? "/compressed" : "/uncompressed") : "")
+                   : std::string();
     const auto like = group.empty() ? first_of.end() : first_of.find(group);
     auto plan = like == first_of.end() ? pspmv::analyze<Exec>(A, opt) : pspmv::analyze(Exec(), A, opt, like->second);
     if (!group.empty() && like == first_of.end()) first_of.emplace(group, plan);
@@ -238,6 +247,8 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     Record r = complete(base, "pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "",
                         cost.seconds, t, label == unplanned_pspmv_variant ? "" : unplanned_pspmv_variant);
     r.analysis_phases = cost.phases;
+    const double vectors = static_cast<double>(A.nrows + A.ncols) * sizeof(Value);
+    set_plan_bytes(r, static_cast<double>(plan.matrix_bytes()), static_cast<double>(plan.csr_bytes()), vectors);
     add(std::move(r));
     if (o.interleave_best) plans.emplace(label, plan);
     for (const int u : o.unroll_sweep) {

@@ -90,7 +90,7 @@ inline std::string describe(const PlanChoice& c, double padding) {
   const LaunchParams& p = c.launch;
   const bool sell = c.format == Format::sell, team = c.mapping == Mapping::team_per_row;
   std::string s = sell ? "sell C=" + std::to_string(p.slice_height) + " sigma=" + std::to_string(p.sigma) +
-                             " padding=" + detail::fixed(padding, 3) + " "
+                             " padding=" + detail::fixed(padding, 3) + (p.compressed ? " compressed " : " ")
                        : std::string("csr ");
   s += to_string(c.mapping) + " " + to_string(c.schedule);
   if (team)

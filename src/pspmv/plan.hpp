@@ -118,6 +118,16 @@ class Plan {
   std::size_t csr_bytes() const { return csr_bytes_; }
   /// Bytes the plan holds in memory_space: its matrix, partition and own workspace.
   std::size_t bytes() const { return storage_.bytes() + workspace_.bytes(); }
+  /// Bytes of the plan's stored matrix (CSR or SELL arrays, partition excluded): what a
+  /// multiply reads besides x and y.
+  std::size_t matrix_bytes() const { return storage_.csr.bytes() + storage_.sell.bytes(); }
+  /// CSR bytes over the plan's stored-matrix bytes: above 1 when the plan is smaller than the
+  /// CSR it came from (compressed columns), below 1 for SELL padding.
+  double compression_ratio() const {
+    return matrix_bytes() > 0 ? static_cast<double>(csr_bytes_) / static_cast<double>(matrix_bytes()) : 1.0;
+  }
+  /// SELL: whether the columns are compressed (16-bit offsets where a slice's span allows).
+  bool compressed() const { return storage_.sell.compressed; }
   /// Whether this plan was built from A's storage (same sizes and row_ptr array); cheap, and
   /// says nothing about A's entries (see matches()).
   bool built_from(const HostCsr<Value, Offset>& A) const {
@@ -192,7 +202,8 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
   validate(A);
   auto t = clock::now();
   d.phases.validation = std::chrono::duration<double>(t - started).count();
-  d.facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0);
+  d.facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0,
+                         static_cast<std::int64_t>(A.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
   d.phases.statistics = seconds(t);
   t = clock::now();
   d.choice = choose(space, A, d.facts, o, &d.order);

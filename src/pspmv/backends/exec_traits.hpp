@@ -87,6 +87,12 @@ struct ExecTraits {
   static constexpr bool sell_slice_columns = true;
   /// The automatic format takes SELL only within this factor of the CSR bytes.
   static constexpr double sell_memory_limit = 1.1;
+  /// A SELL plan takes compressed columns (AnalyzeOptions::compress) by default when its CSR
+  /// takes at least this many bytes (beyond the caches: bandwidth-bound)...
+  static constexpr std::int64_t compress_min_bytes = std::int64_t{64} << 20;
+  /// ...and at least this share of its nonzeros lies in row blocks of narrow column span
+  /// (RowStats::narrow_share).
+  static constexpr double compress_min_share = 0.5;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
   static constexpr bool prefer_sell = false;
   /// Column spread (RowStats::col_spread) from which a large host matrix takes SELL...
@@ -131,6 +137,10 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// SELL thread-per-row is a lane per row (consecutive lanes read consecutive addresses).
   static constexpr bool sell_slice_columns = false;
   static constexpr double sell_memory_limit = 1.1;
+  /// Compressed columns by default for SELL plans whose CSR exceeds the H200's 60 MB L2
+  /// (bandwidth-bound), with at least half the nonzeros in narrow row blocks.
+  static constexpr std::int64_t compress_min_bytes = std::int64_t{64} << 20;
+  static constexpr double compress_min_share = 0.5;
   /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take
   /// SELL up to this factor of the CSR bytes.
   static constexpr double sell_memory_limit_irregular = 1.25;

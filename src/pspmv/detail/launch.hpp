@@ -21,7 +21,8 @@ namespace detail {
 
 /// Kokkos Tools names of a plan's kernels, fixed at analyze time (multiply() builds no string).
 struct Labels {
-  std::string kernel;  ///< e.g. "pspmv::csr_thread_per_row::static_chunks"
+  std::string kernel;  ///< e.g. "pspmv::csr_thread_per_row::static_chunks" ("::compressed" appended for
+                       ///< a SELL plan with 16-bit column offsets)
   std::string long_rows;  ///< SELL long rows: "pspmv::sell_long_rows" or "pspmv::sell_combine_pieces"
 };
 
@@ -31,7 +32,7 @@ inline Labels labels_of(const PlanChoice& c) {
               (sell ? (thread ? (c.launch.slice_columns ? "sell_slice_columns" : "sell_row_per_thread")
                               : "sell_slice_per_team")
                     : (thread ? "csr_thread_per_row" : "csr_team_per_row")) +
-              "::" + to_string(c.schedule),
+              "::" + to_string(c.schedule) + (sell && c.launch.compressed ? "::compressed" : ""),
           c.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows"};
 }
 
@@ -123,13 +124,22 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
     f.nslices = static_cast<std::int32_t>(S.nslices());
     f.log2_c = st.log2_c;
     f.permuted_output = c.keep_permuted;
+    f.compressed = S.compressed;
+    f.col_base = S.col_base;
+    f.off_ptr = S.off_ptr;
+    f.col_off = S.col_off;
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
     if constexpr (Traits::sell_slice_columns) {  // choose() sets slice_columns only where it compiles
-      SellSliceColumns<ExecSpace, Value, BetaZero> f;
-      fill(f);
-      f.slice_width = S.slice_width;
-      launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
+      auto run = [&](auto f) {
+        fill(f);
+        f.slice_width = S.slice_width;
+        launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
+      };
+      if (S.compressed)
+        run(SellSliceColumns<ExecSpace, Value, BetaZero, true>{});
+      else
+        run(SellSliceColumns<ExecSpace, Value, BetaZero, false>{});
     }
   } else if (c.mapping == Mapping::thread_per_row) {
     SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;

@@ -3,6 +3,8 @@
 /// SELL-C-sigma SpMV kernels, written once as functors templated on the execution space.
 /// Each row stops at its own length (padding is never read). y is written through the
 /// permutation (caller's row order) unless the plan keeps the permuted order.
+/// A compressed plan (SellMatrix::compressed) reads a slice's columns as base + 16-bit offset
+/// or, in a wide slice, as 32-bit columns; the same row and slice loops read both.
 
 #include <Kokkos_Core.hpp>
 
@@ -13,6 +15,21 @@
 namespace pspmv {
 namespace detail {
 
+/// Entry k of an array from a pointer (gather_dot's values and columns of one slice's row).
+template <class T>
+struct PointerAt {
+  const T* p;
+  KOKKOS_INLINE_FUNCTION T operator()(const std::int64_t k) const { return p[k]; }
+};
+/// Column k of a compressed slice: its base column plus a 16-bit offset.
+struct OffsetColumns {
+  const std::uint16_t* off;
+  std::int32_t base;
+  KOKKOS_INLINE_FUNCTION std::int32_t operator()(const std::int64_t k) const {
+    return base + static_cast<std::int32_t>(off[k]);
+  }
+};
+
 template <class ExecSpace, class Value, int Unroll, bool BetaZero>
 struct SellViews {
   using memory_space = typename ExecSpace::memory_space;
@@ -21,6 +38,11 @@ struct SellViews {
   KernelView<const std::int32_t*, memory_space> perm;
   KernelView<const std::int32_t*, memory_space> col_idx;
   KernelView<const Value*, memory_space> values;
+  /// Compressed plan: base column per slice (-1: wide), compressed entries before each
+  /// slice, the 16-bit offsets (SellMatrix).
+  KernelView<const std::int32_t*, memory_space> col_base;
+  KernelView<const std::int64_t*, memory_space> off_ptr;
+  KernelView<const std::uint16_t*, memory_space> col_off;
   GatherView<const Value*, memory_space> x;
   KernelView<Value*, memory_space> y;
   /// nnz-balanced partition over slices: block b holds slices [partition(b), partition(b + 1)).
@@ -34,15 +56,32 @@ struct SellViews {
   std::int32_t nslices = 0;
   int log2_c = 3;  ///< C = 1 << log2_c
   bool permuted_output = false;
+  bool compressed = false;  ///< columns as SellMatrix::compressed stores them
 
-  /// Row at permuted position p: entry j at slice_ptr(p / C) + j * C + p % C.
+  /// Row at permuted position p: entry j at slice_ptr(p / C) + j * C + p % C (its column, in
+  /// a compressed plan, at off_ptr(p / C) + j * C + p % C of col_off, or in a wide slice at
+  /// slice_ptr - off_ptr + j * C + p % C of col_idx).
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t p) const {
     const std::int32_t s = p >> log2_c;
     const std::int32_t C = 1 << log2_c;
-    const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
+    const std::int32_t lane = p - (s << log2_c);
+    const std::int64_t base = slice_ptr(s) + lane;
     const std::int32_t len = row_len(p);
     if (len < 0) return;  // a long row: SellLongRows or SellCombinePieces computes it
-    finish(p, gather_dot<Unroll, Value>(values, col_idx, x, base, base + static_cast<std::int64_t>(len) * C, C));
+    const std::int64_t end = static_cast<std::int64_t>(len) * C;
+    if (compressed) {
+      const PointerAt<Value> v{values.data() + base};
+      const std::int32_t first = col_base(s);
+      if (first >= 0) {
+        finish(p, gather_dot<Unroll, Value>(v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first}, x,
+                                            std::int64_t{0}, end, C));
+      } else {
+        finish(p, gather_dot<Unroll, Value>(v, PointerAt<std::int32_t>{col_idx.data() + (base - off_ptr(s))}, x,
+                                            std::int64_t{0}, end, C));
+      }
+      return;
+    }
+    finish(p, gather_dot<Unroll, Value>(values, col_idx, x, base, base + end, C));
   }
   /// Stores the sum of position p: into y (through the permutation unless permuted_output),
   /// or, for a piece of a split long row, into partial.
@@ -87,20 +126,23 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
 /// lanes reading consecutive addresses).
 /// RowsTag: one work item per slice. BlocksTag: one work item per block of slices. The gather
 /// unroll factor does not apply (the C lanes are the independent loads in flight).
-template <class ExecSpace, class Value, bool BetaZero = false>
+/// Compressed: the plan's columns are compressed (SellMatrix::compressed); a template
+/// parameter so that each slice loop has one static index width to vectorize.
+template <class ExecSpace, class Value, bool BetaZero = false, bool Compressed = false>
 struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
   KernelView<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
 
-  KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
+  /// Slice s with its columns at `col` (32-bit columns, or 16-bit offsets) gathered from `x`
+  /// (x shifted by the slice's base column when `col` holds offsets): the compiler sees a
+  /// static index width, widens 16-bit offsets in register and keeps the vector gathers.
+  template <class Col>
+  KOKKOS_INLINE_FUNCTION void slice_sum(const std::int32_t s, const Col* col, const Value* x) const {
     const int C = 1 << this->log2_c;
     const std::int32_t first = s << this->log2_c;
     const int rows = first + C <= this->npos ? C : this->npos - first;
-    const std::int64_t base = this->slice_ptr(s);
     const std::int32_t width = this->slice_width(s);
-    const std::int32_t* col = this->col_idx.data() + base;
-    const Value* val = this->values.data() + base;
-    const Value* x = this->x.data();
+    const Value* val = this->values.data() + this->slice_ptr(s);
     Value acc[max_c];
     std::int32_t len[max_c];
     std::int32_t shortest = width;
@@ -111,12 +153,12 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
     }
     std::int32_t j = 0;
     for (; j < shortest; ++j) {  // every row of the slice has column j
-      const std::int32_t* cj = col + static_cast<std::int64_t>(j) * C;
+      const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const Value* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) acc[r] += vj[r] * x[cj[r]];
     }
     for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 add 0
-      const std::int32_t* cj = col + static_cast<std::int64_t>(j) * C;
+      const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const Value* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) {
         const Value t = vj[r] * x[cj[r]];
@@ -125,6 +167,18 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
     }
     for (int r = 0; r < rows; ++r)
       if (len[r] >= 0) this->finish(first + r, acc[r]);
+  }
+  KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
+    const std::int64_t base = this->slice_ptr(s);
+    if constexpr (Compressed) {
+      const std::int32_t first = this->col_base(s);
+      if (first >= 0)
+        slice_sum(s, this->col_off.data() + this->off_ptr(s), this->x.data() + first);
+      else
+        slice_sum(s, this->col_idx.data() + (base - this->off_ptr(s)), this->x.data());
+    } else {
+      slice_sum(s, this->col_idx.data() + base, this->x.data());
+    }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { columns(s); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {

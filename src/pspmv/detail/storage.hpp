@@ -16,6 +16,7 @@
 #include "pspmv/matrix/row_stats.hpp"
 #include "pspmv/matrix/sell.hpp"
 #include "pspmv/matrix/sell_build.hpp"
+#include "pspmv/matrix/sell_compress.hpp"
 #include "pspmv/choice.hpp"
 #include "pspmv/detail/staging.hpp"
 
@@ -52,13 +53,14 @@ struct Storage {
 };
 
 /// Whether two choices store the same matrix: the same format and, for SELL, the same C,
-/// sigma and long-row handling (mapping, schedule and launch sizes may differ).
+/// sigma, long-row handling and column compression (mapping, schedule and launch sizes may
+/// differ).
 inline bool same_storage(const PlanChoice& a, const PlanChoice& b) {
   if (a.format != b.format) return false;
   if (a.format == Format::csr) return true;
   const LaunchParams &p = a.launch, &q = b.launch;
   return p.slice_height == q.slice_height && p.sigma == q.sigma && p.long_row_threshold == q.long_row_threshold &&
-         p.long_split == q.long_split;
+         p.long_split == q.long_split && p.compressed == q.compressed;
 }
 
 /// Whether a plan may hold `A`'s arrays instead of copying them: Kokkos counts their
@@ -142,6 +144,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     const bool known = order && order->is(p.sigma, p.long_row_threshold, split);
     st.sell = csr_to_sell_on(space, dA, p.slice_height, p.sigma, p.long_row_threshold, split,
                              known ? &order->perm : nullptr);
+    if (p.compressed) compress_columns(space, st.sell);
     while ((1 << st.log2_c) < p.slice_height) ++st.log2_c;
     ph.conversion = seconds(t0);
     if (choice.schedule == Schedule::nnz_balanced) {
@@ -158,6 +161,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     } else {
       h = csr_to_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split);
     }
+    if (p.compressed) compress_columns(Kokkos::DefaultHostExecutionSpace(), h);
     ph.conversion = seconds(t0);
     if (choice.schedule == Schedule::nnz_balanced)
       partition_of(h.slice_ptr.data(), static_cast<std::int32_t>(h.nslices()));

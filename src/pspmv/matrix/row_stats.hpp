@@ -46,6 +46,12 @@ struct RowStats {
   /// uniformly random (each x access then lands anywhere in x). Set by column_spread()
   /// (analyze() does); -1 when not computed.
   double col_spread = -1;
+  /// Share of the nonzeros that lie in aligned blocks of span_block rows whose columns span
+  /// fewer than 65,536 (max - min): the slices SELL-C-sigma forms inside such a block (any C,
+  /// sigma <= span_block) store 16-bit column offsets (SellMatrix::compressed). Computed in
+  /// the row-statistics pass when compute_row_stats() is given the columns; -1 when not.
+  double narrow_share = -1;
+  static constexpr std::int64_t span_block = 1024;
   /// Label of bucket b of the histogram, e.g. "0", "1", "2-3", "4-7".
   static std::string bucket_label(std::size_t b);
 };
@@ -53,20 +59,24 @@ struct RowStats {
 namespace detail {
 /// compute_row_stats' sums over one piece of rows.
 struct RowStatsPart {
-  std::int64_t min_len, max_len, empty;
+  std::int64_t min_len, max_len, empty, narrow;
   long double sum, sum2;
   std::int64_t histogram[64];
   std::size_t buckets;
-  RowStatsPart() : min_len(INT64_MAX), max_len(0), empty(0), sum(0), sum2(0), buckets(0) {
+  RowStatsPart() : min_len(INT64_MAX), max_len(0), empty(0), narrow(0), sum(0), sum2(0), buckets(0) {
     for (auto& h : histogram) h = 0;
   }
 };
 }  // namespace detail
 
 /// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
-/// parallel over pieces of rows (the sums are of integers, so exact in any order).
+/// parallel over pieces of rows (the sums are of integers, so exact in any order). With
+/// col_idx (nnz entries, host memory), the same pass also reads the columns for
+/// RowStats::narrow_share.
 template <class Offset>
-RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols) {
+RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols,
+                           const std::int32_t* col_idx = nullptr) {
+  static_assert(detail::host_piece % RowStats::span_block == 0, "a piece holds whole span blocks");
   RowStats s;
   s.nrows = nrows;
   s.ncols = ncols;
@@ -89,8 +99,22 @@ RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64
                          p.buckets = std::max(p.buckets, b + 1);
                          ++p.histogram[b];
                        }
+                       if (!col_idx) return;
+                       for (std::int64_t g = begin; g < end; g += RowStats::span_block) {
+                         const std::int64_t ge = std::min(end, g + RowStats::span_block);
+                         std::int32_t lo = INT32_MAX, hi = -1;
+                         for (Offset k = row_ptr[g]; k < row_ptr[ge]; ++k) {
+                           lo = col_idx[k] < lo ? col_idx[k] : lo;
+                           hi = col_idx[k] > hi ? col_idx[k] : hi;
+                         }
+                         if (hi < 0 || std::int64_t{hi} - lo < (std::int64_t{1} << 16))
+                           p.narrow += static_cast<std::int64_t>(row_ptr[ge] - row_ptr[g]);
+                       }
                      });
   s.min_len = INT64_MAX;
+  std::int64_t narrow = 0;
+  for (const Part& p : parts) narrow += p.narrow;
+  if (col_idx) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
   long double sum = 0, sum2 = 0;
   std::size_t buckets = 0;
   for (const Part& p : parts) buckets = std::max(buckets, p.buckets);
@@ -237,10 +261,11 @@ struct MatrixFacts {
 };
 
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views).
+/// With `with_span`, RowStats::narrow_share is computed in the row-statistics pass.
 template <class Csr>
-MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread) {
+MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false) {
   MatrixFacts f;
-  f.stats = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
+  f.stats = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols, with_span ? A.col_idx.data() : nullptr);
   if (with_spread) f.stats.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   f.lane_slots = compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   return f;

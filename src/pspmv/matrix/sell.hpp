@@ -36,6 +36,20 @@
 /// padding with a sentinel column and a zero value, changes results when x holds Inf or
 /// NaN (0 * Inf = NaN) and moves the padding's bytes; ESB's bit mask costs a mask per
 /// column. The row-length bound costs 4 bytes per row and keeps CSR's exact semantics.
+///
+/// Compressed columns (`compressed`, AnalyzeOptions::compress): a slice whose real entries'
+/// columns span less than 65,536 (max - min over the entries its rows hold, padding excluded)
+/// stores each entry's column as a 16-bit unsigned offset from the slice's base column
+/// col_base(s) (the smallest of them), in col_off; a wider slice keeps 32-bit columns, in
+/// col_idx, and has col_base(s) = -1 (the per-slice flag). Both arrays keep the slice layout
+/// (entry j of local row r at j * C + r from the slice's start): a compressed slice starts at
+/// off_ptr(s) in col_off, a wide one at slice_ptr(s) - off_ptr(s) in col_idx, so one offset
+/// array (off_ptr: the compressed entries before slice s) places both. An entry costs
+/// 2 + sizeof(Value) bytes instead of 4 + sizeof(Value); a slice costs 12 bytes more (its base
+/// and offset). The values, row lengths and permutation do not change, nor does the padding
+/// rule (offset 0, never read). The long-row CSR (split off, not split) keeps 32-bit columns.
+/// A compressed plan is built from the uncompressed one by compress_columns() (one function
+/// for the host and the device builds, so both give the same arrays bit for bit).
 
 #include <Kokkos_Core.hpp>
 
@@ -64,7 +78,12 @@ struct SellMatrix {
   Kokkos::View<std::int32_t*, MemorySpace> slice_width;  ///< nslices: longest row of each slice
   Kokkos::View<std::int32_t*, MemorySpace> row_len;      ///< npos, permuted order (-1: a long row)
   Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< npos: row (or nrows + piece) of permuted position
-  Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size
+  Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size (compressed: the wide slices' entries)
+  bool compressed = false;        ///< 16-bit column offsets in the slices whose span allows (file comment)
+  Kokkos::View<std::int32_t*, MemorySpace> col_base;     ///< compressed: nslices base columns (-1: a wide slice)
+  Kokkos::View<std::int64_t*, MemorySpace> off_ptr;      ///< compressed: nslices + 1, compressed entries before s
+  Kokkos::View<std::uint16_t*, MemorySpace> col_off;     ///< compressed: the compressed slices' column offsets
+  std::int64_t wide_slices = 0;   ///< compressed: slices kept with 32-bit columns
   Kokkos::View<Value*, MemorySpace> values;              ///< padded size
   std::int32_t npos = 0;          ///< permuted positions: nrows, plus the pieces of split long rows
   bool long_split = false;        ///< long rows split into pieces inside the slices (else the long-row CSR)
@@ -85,11 +104,19 @@ struct SellMatrix {
   /// stored / nnz (1 when nnz is 0).
   double padding_ratio() const { return nnz > 0 ? static_cast<double>(stored()) / static_cast<double>(nnz) : 1.0; }
   std::size_t bytes() const {
-    return (slice_ptr.extent(0) + long_row_ptr.extent(0) + piece_ptr.extent(0)) * sizeof(std::int64_t) +
+    return (slice_ptr.extent(0) + long_row_ptr.extent(0) + piece_ptr.extent(0) + off_ptr.extent(0)) *
+               sizeof(std::int64_t) +
            (slice_width.extent(0) + row_len.extent(0) + perm.extent(0) + col_idx.extent(0) + long_rows.extent(0) +
-            long_pos.extent(0) + long_col_idx.extent(0)) *
+            long_pos.extent(0) + long_col_idx.extent(0) + col_base.extent(0)) *
                sizeof(std::int32_t) +
-           (values.extent(0) + long_values.extent(0)) * sizeof(Value);
+           col_off.extent(0) * sizeof(std::uint16_t) + (values.extent(0) + long_values.extent(0)) * sizeof(Value);
+  }
+  /// Stored entries whose column is a 16-bit offset (0 unless compressed).
+  std::int64_t compressed_entries() const { return static_cast<std::int64_t>(col_off.extent(0)); }
+  /// Bytes of the same matrix uncompressed (4-byte columns, no base or offsets).
+  std::size_t uncompressed_bytes() const {
+    return bytes() + compressed_entries() * (sizeof(std::int32_t) - sizeof(std::uint16_t)) -
+           col_base.extent(0) * sizeof(std::int32_t) - off_ptr.extent(0) * sizeof(std::int64_t);
   }
 };
 
@@ -471,6 +498,8 @@ SellMatrix<Value, DstSpace> copy_to(const ExecSpace& space, const SellMatrix<Val
   D.long_row_threshold = S.long_row_threshold;
   D.npos = S.npos;
   D.long_split = S.long_split;
+  D.compressed = S.compressed;
+  D.wide_slices = S.wide_slices;
   auto mirror = [&space](auto& dst, const auto& src, const char* label) {
     using V = std::decay_t<decltype(dst)>;
     dst = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.extent(0));
@@ -488,6 +517,9 @@ SellMatrix<Value, DstSpace> copy_to(const ExecSpace& space, const SellMatrix<Val
   mirror(D.long_col_idx, S.long_col_idx, "pspmv::sell_long_col_idx");
   mirror(D.long_values, S.long_values, "pspmv::sell_long_values");
   mirror(D.piece_ptr, S.piece_ptr, "pspmv::sell_piece_ptr");
+  mirror(D.col_base, S.col_base, "pspmv::sell_col_base");
+  mirror(D.off_ptr, S.off_ptr, "pspmv::sell_off_ptr");
+  mirror(D.col_off, S.col_off, "pspmv::sell_col_off");
   return D;
 }
 

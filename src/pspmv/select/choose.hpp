@@ -135,12 +135,15 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     if (o.keep_permuted && *o.format != Format::sell)
       throw InvalidArgument("keep_permuted needs a SELL plan (a CSR plan keeps the caller's row order); "
                             "set format = sell or leave it to analyze()");
+    if (o.compress.value_or(false) && *o.format != Format::sell)
+      throw InvalidArgument("compress needs a SELL plan (column offsets are per slice); "
+                            "set format = sell or leave it to analyze()");
     reason.add(Decision::format, "format forced");
     if (*o.format == Format::sell) shape_of();
     return *o.format;
   }
-  if (o.keep_permuted) {
-    reason.add(Decision::format, "keep_permuted: SELL");
+  if (o.keep_permuted || o.compress.value_or(false)) {
+    reason.add(Decision::format, o.keep_permuted ? "keep_permuted: SELL" : "compress: SELL");
     shape_of();
     return Format::sell;
   }
@@ -169,6 +172,40 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                                                fixed(Traits::scattered_sell_min_mean, 0) + ": CSR"
                                          : std::string("host default: CSR"));
   return Format::csr;
+}
+
+/// The compression rule of a SELL plan: forced, or 16-bit column offsets when the CSR is large
+/// enough to be bandwidth-bound (ExecTraits::compress_min_bytes), enough of its nonzeros lie in
+/// row blocks of narrow column span (RowStats::narrow_share >= compress_min_share) and the
+/// compressed plan, estimated from that share, stays within the CSR bytes.
+template <class Traits, class Value>
+bool choose_compress(const RowStats& s, const AnalyzeOptions& o, const SellShape& shape, std::int32_t nrows,
+                     double csr_bytes, Reason& reason) {
+  if (o.compress) {
+    reason.add(Decision::format, *o.compress ? "compression forced: 16-bit column offsets"
+                                             : "compression off: 32-bit columns");
+    return *o.compress;
+  }
+  const auto mib = [](double b) { return std::to_string(static_cast<std::int64_t>(b) >> 20) + " MiB"; };
+  if (csr_bytes < static_cast<double>(Traits::compress_min_bytes) || s.narrow_share < 0) {
+    reason.add(Decision::format, "CSR " + mib(csr_bytes) + " < " + mib(static_cast<double>(Traits::compress_min_bytes)) +
+                                     " (ExecTraits::compress_min_bytes): 32-bit columns");
+    return false;
+  }
+  const std::string share = "narrow column span share " + fixed(s.narrow_share, 3);
+  if (s.narrow_share < Traits::compress_min_share) {
+    reason.add(Decision::format, share + " < " + fixed(Traits::compress_min_share, 2) + ": 32-bit columns");
+    return false;
+  }
+  const double saved = 2.0 * static_cast<double>(shape.stored) * s.narrow_share,
+               added = 12.0 * static_cast<double>(shape.nslices);
+  const double ratio = (static_cast<double>(shape.bytes(sizeof(Value), nrows)) - saved + added) / csr_bytes;
+  const bool fits = ratio <= 1.0;
+  reason.add(Decision::format, share + " >= " + fixed(Traits::compress_min_share, 2) + ", CSR " + mib(csr_bytes) +
+                                   " >= " + mib(static_cast<double>(Traits::compress_min_bytes)) +
+                                   ", compressed SELL about " + fixed(ratio, 3) + "x the CSR bytes" +
+                                   (fits ? ": 16-bit column offsets" : " > 1: 32-bit columns"));
+  return fits;
 }
 
 /// The mapping rule (the lane-slot model on a GPU; thread_per_row on a host and for SELL).
@@ -433,6 +470,8 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     p.long_rows = shape.long_rows;
     p.long_split = sp.long_split;
     p.long_pieces = shape.pieces;
+    p.compressed = detail::choose_compress<Traits, Value>(s, o, shape, A.nrows, static_cast<double>(A.bytes()),
+                                                          c.reason);
     if (p.long_rows > 0 && !p.long_split) {
       // One long row per team thread, its lanes sharing the row: warp-per-row on a GPU.
       p.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<Value>();

@@ -1,0 +1,294 @@
+// Compressed SELL-C-sigma columns (SellMatrix::compressed): the layout against the
+// uncompressed SELL it came from, multiplies against the long-double reference (every C,
+// sigma, mapping, schedule, long-row handling, precision and offset width), padding never
+// read, the bytes, the narrow-span statistic and the compression rule.
+#include "test_util.hpp"
+
+using namespace pspmv_test;
+
+namespace {
+
+template <class Cfg>
+class CompressedTest : public ConfigTest<Cfg> {};
+
+TYPED_TEST_SUITE(CompressedTest, Configs, ConfigNames);
+
+constexpr std::int32_t wide_cols = 200000;
+
+/// Rows that make mixed slices: most rows hold a band around a moving centre (narrow), every
+/// 97th row also holds column ncols - 1 (its slice's span passes 65,536 when the band lies
+/// low), rows 5 and 6 of every 16 are empty, every 41st row is long (300 entries across 70,000
+/// columns: wider than a slice may be), row 0 holds column 0. nrows is no multiple of any C.
+template <class V, class O>
+pspmv::HostCsr<V, O> mixed(std::int32_t nrows = 1003, std::int32_t ncols = wide_cols) {
+  return from_rows<V, O>(nrows, ncols, [=](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    if (i % 16 == 5 || i % 16 == 6) return c;
+    const std::int32_t centre = static_cast<std::int32_t>((static_cast<std::int64_t>(i) * 97) % (ncols - 2000)) + 1000;
+    if (i % 41 == 40) {
+      for (std::int32_t k = 0; k < 300; ++k) c.push_back(centre - 1000 + k * 233);
+    } else {
+      for (std::int32_t k = 0; k < 1 + i % 9; ++k) c.push_back(centre - 4 * k);
+    }
+    if (i == 0) c.push_back(0);
+    if (i % 97 == 0) c.push_back(ncols - 1);
+    for (auto& v : c) v = std::min(std::max(v, 0), ncols - 1);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+}
+
+}  // namespace
+
+// Each stored entry's column, rebuilt from base + offset (or the wide slice's own column), is the
+// uncompressed SELL's; a slice is compressed exactly when its real entries span < 65,536; the
+// bytes shrink by 2 per compressed entry less 12 per slice.
+TEST(CompressedLayout, ColumnsRebuildTheUncompressedSell) {
+  const auto A = mixed<double, std::int64_t>();
+  for (const int C : {4, 8, 16, 32})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
+      for (const std::int64_t T : {0, 64}) {
+        SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
+        const auto U = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
+        auto S = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
+        pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
+        ASSERT_TRUE(S.compressed);
+        const std::int64_t ns = S.nslices();
+        ASSERT_EQ(static_cast<std::int64_t>(S.col_base.extent(0)), ns);
+        ASSERT_EQ(static_cast<std::int64_t>(S.off_ptr.extent(0)), ns + 1);
+        std::int64_t narrow = 0, wide = 0;
+        for (std::int64_t s = 0; s < ns; ++s) {
+          std::int64_t lo = INT32_MAX, hi = -1;
+          for (std::int64_t r = 0; r < C && s * C + r < S.npos; ++r)
+            for (std::int64_t j = 0; j < U.row_len(s * C + r); ++j) {
+              const std::int64_t c = U.col_idx(U.slice_ptr(s) + j * C + r);
+              lo = std::min(lo, c);
+              hi = std::max(hi, c);
+            }
+          const bool fits = hi < 0 || hi - lo < 65536;
+          ASSERT_EQ(S.col_base(s) >= 0, fits) << "slice " << s << " spans " << hi - lo;
+          if (fits) {
+            ASSERT_EQ(S.col_base(s), hi < 0 ? 0 : lo) << "slice " << s;
+            ++narrow;
+          } else {
+            ++wide;
+          }
+          for (std::int64_t r = 0; r < C && s * C + r < S.npos; ++r)
+            for (std::int64_t j = 0; j < U.row_len(s * C + r); ++j) {
+              const std::int64_t k = j * C + r;
+              const std::int64_t got = fits ? S.col_base(s) + S.col_off(S.off_ptr(s) + k)
+                                            : S.col_idx(U.slice_ptr(s) - S.off_ptr(s) + k);
+              ASSERT_EQ(got, U.col_idx(U.slice_ptr(s) + k)) << "slice " << s << " row " << r << " entry " << j;
+            }
+        }
+        EXPECT_GT(narrow, 0);
+        if (C >= 8) EXPECT_GT(wide, 0) << "the matrix should hold slices beyond the 16-bit span";
+        EXPECT_EQ(S.wide_slices, wide);
+        EXPECT_EQ(S.compressed_entries() + static_cast<std::int64_t>(S.col_idx.extent(0)),
+                  static_cast<std::int64_t>(U.col_idx.extent(0)));
+        EXPECT_EQ(S.bytes() + 2 * static_cast<std::size_t>(S.compressed_entries()),
+                  U.bytes() + 12 * static_cast<std::size_t>(ns) + 8);
+        EXPECT_EQ(S.uncompressed_bytes(), U.bytes());
+        // The values, lengths and permutation are the uncompressed plan's.
+        for (std::size_t k = 0; k < U.values.extent(0); ++k) ASSERT_EQ(S.values(k), U.values(k));
+        for (std::int64_t p = 0; p < S.npos; ++p) ASSERT_EQ(S.perm(p), U.perm(p));
+      }
+}
+
+// Compressed plans against the long-double reference: every C, sigma in {1, C, all rows},
+// both mappings and every schedule they run, long rows split and kept as CSR, keep_permuted.
+TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  const auto A = mixed<V, O>();
+  const bool gpu = pspmv::ExecTraits<Exec>::is_gpu;
+  for (const int C : {4, 8, 16, 32})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}}) {
+      pspmv::AnalyzeOptions opt;
+      opt.format = pspmv::Format::sell;
+      opt.compress = true;
+      opt.slice_height = C;
+      opt.sigma = sigma;
+      opt.sell_long_row = -1;
+      const std::string where = "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma);
+      for (const auto m : pspmv::all_mappings)
+        for (const auto sch : pspmv::all_schedules) {
+          if (!pspmv::schedule_runs(sch, m, gpu)) continue;
+          opt.mapping = m;
+          opt.schedule = sch;
+          this->check(A, opt, 1.5, 0.0, where + " " + pspmv::to_string(m) + " " + pspmv::to_string(sch));
+        }
+      opt.mapping.reset();
+      opt.schedule.reset();
+      for (const bool split : {false, true}) {
+        opt.sell_long_row = 64;
+        opt.sell_long_split = split;
+        for (const auto m : pspmv::all_mappings) {
+          opt.mapping = m;
+          this->check(A, opt, -0.5, 2.0, where + (split ? " split" : " long-row CSR") + " " + pspmv::to_string(m));
+        }
+      }
+      opt.sell_long_split = false;
+      opt.keep_permuted = true;
+      opt.mapping.reset();
+      const auto plan = pspmv::analyze<Exec>(A, opt);
+      EXPECT_TRUE(plan.compressed()) << where;
+      EXPECT_NE(plan.reason().find("compression forced"), std::string::npos) << plan.reason();
+    }
+}
+
+// Compressed and uncompressed plans give the same y bit for bit (the same entries in the same
+// order), and the compressed plan is the smaller one.
+TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using PlanT = typename TestFixture::PlanT;
+  const auto A = mixed<V, O>(777);
+  typename PlanT::vector_type x("x", A.ncols), y0("y0", A.nrows), y1("y1", A.nrows);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = static_cast<V>(std::sin(0.001 * j));
+  Kokkos::deep_copy(x, hx);
+  for (const auto m : pspmv::all_mappings) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = pspmv::Format::sell;
+    opt.slice_height = 8;
+    opt.mapping = m;
+    opt.compress = false;
+    const auto off = pspmv::analyze<Exec>(A, opt);
+    opt.compress = true;
+    const auto on = pspmv::analyze<Exec>(A, opt);
+    EXPECT_FALSE(off.compressed());
+    EXPECT_TRUE(on.compressed());
+    EXPECT_LT(on.matrix_bytes(), off.matrix_bytes());
+    EXPECT_GT(on.compression_ratio(), off.compression_ratio());
+    EXPECT_NE(on.describe().find("compressed"), std::string::npos) << on.describe();
+    off.multiply(V(1), x, V(0), y0);
+    on.multiply(V(1), x, V(0), y1);
+    Kokkos::fence();
+    auto h0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
+    auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
+    for (std::int32_t i = 0; i < A.nrows; ++i) ASSERT_EQ(h0(i), h1(i)) << "row " << i << " " << pspmv::to_string(m);
+  }
+}
+
+// Padding in a compressed slice holds offset 0, the slice's base column, a column that other
+// rows of the slice use; with Inf there, a kernel that read padding would give NaN in the
+// short rows. Wide slices' padding holds column 0, Inf too.
+TYPED_TEST(CompressedTest, PaddingIsNeverRead) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  using PlanT = typename TestFixture::PlanT;
+  const std::int32_t n = 515, ncols = 100000;
+  const auto A = from_rows<V, O>(n, ncols, [&](std::int32_t i) {
+    const std::int32_t b = 10 * (i / 32) + 10;
+    std::vector<std::int32_t> c;
+    if (i % 2 == 0) c = {b, b + 1, b + 2, b + 3};
+    else c = {b + 1};
+    if (i % 64 == 2) c.push_back(ncols - 1);  // some slices wide
+    return c;
+  });
+  typename PlanT::vector_type x("x", ncols), y("y", n);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (std::int32_t j = 0; j < ncols; ++j) hx(j) = j % 10 == 0 ? std::numeric_limits<V>::infinity() : V(1);
+  Kokkos::deep_copy(x, hx);
+  for (const int C : {4, 32})
+    for (const auto m : pspmv::all_mappings) {
+      pspmv::AnalyzeOptions opt;
+      opt.format = pspmv::Format::sell;
+      opt.compress = true;
+      opt.slice_height = C;
+      opt.sigma = 1;
+      opt.mapping = m;
+      const auto plan = pspmv::analyze<Exec>(A, opt);
+      ASSERT_GT(plan.padding_ratio(), 1.0);
+      ASSERT_GT(plan.sell().wide_slices, 0);
+      plan.multiply(V(1), x, V(0), y);
+      Kokkos::fence();
+      auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      for (std::int32_t i = 1; i < n; i += 2)
+        ASSERT_EQ(hy(i), A.values(A.row_ptr(i))) << "row " << i << " C=" << C << " " << pspmv::to_string(m);
+    }
+}
+
+// compress = true needs SELL: an automatic format becomes SELL, a forced CSR is an error.
+TYPED_TEST(CompressedTest, CompressNeedsSell) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  const auto A = pspmv::generate_random<V, O>(300, 300, 5.0, 4);
+  pspmv::AnalyzeOptions opt;
+  opt.compress = true;
+  const auto plan = pspmv::analyze<Exec>(A, opt);
+  EXPECT_EQ(plan.format(), pspmv::Format::sell);
+  EXPECT_TRUE(plan.compressed());
+  opt.format = pspmv::Format::csr;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
+  // A small matrix: no compression by default, and reason() says why.
+  opt.format = pspmv::Format::sell;
+  opt.compress.reset();
+  const auto small = pspmv::analyze<Exec>(A, opt);
+  EXPECT_FALSE(small.compressed());
+  EXPECT_NE(small.reason().find("compress_min_bytes"), std::string::npos) << small.reason();
+}
+
+// RowStats::narrow_share: banded rows are all narrow, scattered ones not, and the statistic
+// is absent unless the columns are given.
+TEST(CompressedStats, NarrowShare) {
+  const std::int32_t n = 5000;
+  const auto band = from_rows<double, std::int64_t>(n, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = std::max(0, i - 2); k <= std::min(n - 1, i + 2); ++k) c.push_back(k);
+    return c;
+  });
+  EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n).narrow_share, -1.0);
+  EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n, band.col_idx.data()).narrow_share, 1.0);
+  const std::int32_t wide = 1 << 20;
+  const auto scattered = from_rows<double, std::int64_t>(n, wide, [&](std::int32_t i) {
+    return std::vector<std::int32_t>{i, wide - 1 - i};
+  });
+  EXPECT_EQ(pspmv::compute_row_stats(scattered.row_ptr.data(), n, wide, scattered.col_idx.data()).narrow_share, 0.0);
+  // Half the blocks narrow: rows below 2048 stay near the diagonal, the others reach the end.
+  const auto half = from_rows<double, std::int64_t>(4096, wide, [&](std::int32_t i) {
+    return i < 2048 ? std::vector<std::int32_t>{i} : std::vector<std::int32_t>{i, wide - 1};
+  });
+  const double share = pspmv::compute_row_stats(half.row_ptr.data(), 4096, wide, half.col_idx.data()).narrow_share;
+  EXPECT_NEAR(share, 2048.0 / (2048 + 2 * 2048), 1e-12);
+}
+
+// The automatic rule: compression for a large SELL plan with narrow spans, not for a small
+// one, nor for wide spans, nor when the estimate would pass the CSR bytes; reason() names the
+// statistic.
+TEST(CompressedStats, RuleNamesTheStatistic) {
+  using Traits = pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>;
+  pspmv::RowStats s;
+  s.nrows = 1 << 22;
+  s.nnz = std::int64_t{27} << 22;
+  s.narrow_share = 0.9;
+  pspmv::SellShape shape;
+  shape.nslices = s.nrows / 8;
+  shape.stored = s.nnz;
+  const double csr = static_cast<double>((s.nrows + 1) * 8 + s.nnz * 12);
+  pspmv::AnalyzeOptions o;
+  pspmv::Reason r;
+  EXPECT_TRUE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r)));
+  EXPECT_NE(r.str().find("narrow column span share 0.900"), std::string::npos) << r.str();
+  s.narrow_share = 0.1;
+  pspmv::Reason r2;
+  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r2)));
+  EXPECT_NE(r2.str().find("0.100 <"), std::string::npos) << r2.str();
+  s.narrow_share = 0.9;
+  pspmv::Reason r3;
+  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), 1e6, r3)));
+  pspmv::Reason r4;
+  shape.stored = 2 * s.nnz;  // padding 2: even compressed, more than the CSR
+  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r4)));
+  EXPECT_NE(r4.str().find("> 1: 32-bit columns"), std::string::npos) << r4.str();
+  o.compress = false;
+  pspmv::Reason r5;
+  shape.stored = s.nnz;
+  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r5)));
+}
