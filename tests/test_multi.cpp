@@ -37,22 +37,29 @@ class MultiTest : public ConfigTest<Cfg> {
     Kokkos::View<Value**, YL, typename PlanT::memory_space> Y("Y", A.nrows, k);
     auto hx = Kokkos::create_mirror_view(X);
     auto hy = Kokkos::create_mirror_view(Y);
-    for (std::int32_t j = 0; j < A.ncols; ++j)
-      for (int q = 0; q < k; ++q) hx(j, q) = static_cast<Value>(x_value(j, q));
-    for (std::int32_t i = 0; i < A.nrows; ++i)
-      for (int q = 0; q < k; ++q) hy(i, q) = static_cast<Value>(y0_value(i, q, beta));
+    // Each value computed once and given to both the kernel and the reference: two loops that
+    // recompute x_value may contract its multiply-adds differently.
+    std::vector<std::vector<double>> xs(k, std::vector<double>(A.ncols)), ys(k, std::vector<double>(A.nrows));
+    for (int q = 0; q < k; ++q) {
+      for (std::int32_t j = 0; j < A.ncols; ++j) {
+        xs[q][j] = static_cast<double>(static_cast<Value>(x_value(j, q)));
+        hx(j, q) = static_cast<Value>(xs[q][j]);
+      }
+      for (std::int32_t i = 0; i < A.nrows; ++i) {
+        ys[q][i] = beta == 0.0 ? y0_value(i, q, beta) : static_cast<double>(static_cast<Value>(y0_value(i, q, beta)));
+        hy(i, q) = static_cast<Value>(ys[q][i]);
+      }
+    }
     Kokkos::deep_copy(X, hx);
     Kokkos::deep_copy(Y, hy);
     plan.multiply(static_cast<Value>(alpha), X, static_cast<Value>(beta), Y);
     Kokkos::fence();
     Kokkos::deep_copy(hy, Y);
-    std::vector<double> x(A.ncols), y0(A.nrows), got(A.nrows);
+    std::vector<double> got(A.nrows);
     for (int q = 0; q < k; ++q) {
-      for (std::int32_t j = 0; j < A.ncols; ++j) x[j] = x_value(j, q);
-      for (std::int32_t i = 0; i < A.nrows; ++i) {
-        y0[i] = y0_value(i, q, beta);
-        got[i] = static_cast<double>(hy(i, q));
-      }
+      const std::vector<double>& x = xs[q];
+      const std::vector<double>& y0 = ys[q];
+      for (std::int32_t i = 0; i < A.nrows; ++i) got[i] = static_cast<double>(hy(i, q));
       const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
       ASSERT_TRUE(matches_reference(A, got, ref))
           << what << " [" << plan.describe() << "] k=" << k << " column " << q << " alpha=" << alpha
