@@ -130,6 +130,18 @@ Command add_bench(CLI::App& app) {
                   "team_per_row variants that cannot take a count are skipped); default: chosen")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
+  sub->add_option("--vectors", bo.vectors,
+                  "vectors per multiply: 1 is y = A x; K > 1 is Y = A X with X and Y of K columns (LayoutRight), "
+                  "each verified, with the peers that offer it (MKL mkl_sparse_?_mm, cuSPARSE SpMM); several: "
+                  "each variant once per K (default: 1)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096));
+  sub->add_flag_function(
+      "--transpose",
+      [&bo](std::int64_t n) { bo.base.operation = n > 0 ? pspmv::Operation::transpose : pspmv::Operation::plain; },
+      "measure y = A^T x: pspmv's plans with AnalyzeOptions::operation = transpose (A^T stored at analyze time), "
+      "verified against the reference of A^T; the matrix is named NAME^T and the peers multiply A^T stored "
+      "explicitly");
   add_rows(sub, o->inputs, "even");
   sub->add_option("--json", o->json, "write JSON records to this file ('-' for standard output)");
   sub->add_option("--csv", o->csv, "write CSV records to this file ('-' for standard output)");

@@ -31,6 +31,20 @@ std::string to_string(Schedule s) {
   return "?";
 }
 
+std::string to_string(Operation o) {
+  switch (o) {
+    case Operation::plain: return "plain";
+    case Operation::transpose: return "transpose";
+  }
+  return "?";
+}
+
+Operation parse_operation(std::string_view s) {
+  if (s == "plain" || s == "none") return Operation::plain;
+  if (s == "transpose" || s == "t") return Operation::transpose;
+  throw InvalidArgument("unknown operation '" + std::string(s) + "' (expected plain or transpose)");
+}
+
 Format parse_format(std::string_view s) {
   if (s == "csr") return Format::csr;
   if (s == "sell") return Format::sell;

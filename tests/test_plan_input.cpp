@@ -253,6 +253,35 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
   run(A32);
 }
 
+// The narrow-column share that decides compression, computed in the space's memory for a
+// resident CSR, equals the host pass's, on blocks of narrow, wide and mixed column spans; a
+// transpose of a resident CSR is refused.
+TEST(PlanInput, ResidentNarrowShareIsTheHostOne) {
+  const std::int32_t n = 5000, ncols = 300000;
+  const auto A = [&] {
+    std::vector<std::int64_t> rp(1, 0);
+    std::vector<std::int32_t> ci;
+    std::vector<double> v;
+    for (std::int32_t i = 0; i < n; ++i) {
+      // rows 0-1023 narrow, 1024-2047 wide (one far column), then every 300th row reaches far
+      ci.push_back(i % 1000);
+      if ((i >= 1024 && i < 2048 && i % 500 == 7) || (i >= 2048 && i % 300 == 0)) ci.push_back(ncols - 1 - i);
+      while (v.size() < ci.size()) v.push_back(1.0);
+      rp.push_back(static_cast<std::int64_t>(ci.size()));
+    }
+    return pspmv::make_csr<double, std::int64_t, std::int32_t>(n, ncols, rp, ci, v);
+  }();
+  const double host = pspmv::matrix_facts(A, 32, false, true).stats.narrow_share;
+  const double resident = pspmv::detail::narrow_share_on(Exec(), pspmv::copy_to<Mem>(A));
+  EXPECT_GT(host, 0.0);
+  EXPECT_LT(host, 1.0);
+  EXPECT_EQ(resident, host);
+  pspmv::AnalyzeOptions t;
+  t.operation = pspmv::Operation::transpose;
+  EXPECT_THROW(analyze_resident<pspmv::Plan<Exec, double, std::int64_t>>(pspmv::copy_to<Mem>(A), t),
+               pspmv::InvalidArgument);
+}
+
 // Invalid resident matrices throw what validate() throws for the host copy.
 TEST(PlanInput, ResidentCsrIsValidatedLikeTheHostOne) {
   using PlanT = pspmv::Plan<Exec, double, std::int64_t>;

@@ -85,7 +85,7 @@ Record complete(Record r, const std::string& impl, const std::string& variant, c
   r.min_s = t.min_s;
   r.iqr_s = t.iqr_s;
   r.time_cv = t.cv;
-  r.gflops = t.median_s > 0 ? 2.0 * static_cast<double>(r.nnz) / t.median_s * 1e-9 : 0;
+  r.gflops = t.median_s > 0 ? 2.0 * static_cast<double>(r.nnz) * r.vectors / t.median_s * 1e-9 : 0;
   r.gbs = t.median_s > 0 ? r.bytes / t.median_s * 1e-9 : 0;
   r.floor_gbs = r.floor_s > 0 ? r.bytes / r.floor_s * 1e-9 : 0;
   r.ratio_to_floor = r.floor_s > 0 ? t.median_s / r.floor_s : 0;
@@ -124,7 +124,7 @@ nlohmann::json to_json(const Record& r) {
           {"analyze_s", r.analyze_s}, {"warmups", r.warmups},     {"reps", r.reps},
           {"median_s", r.median_s},   {"min_s", r.min_s},         {"iqr_s", r.iqr_s},
           {"cv", r.time_cv},          {"noisy", r.noisy},         {"noise", r.noise},
-          {"gflops", r.gflops},
+          {"gflops", r.gflops},       {"vectors", r.vectors},
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
           {"ratio_to_floor", r.ratio_to_floor}, {"max_rel_err", r.max_rel_err}, {"verified", r.verified},

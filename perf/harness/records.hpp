@@ -40,6 +40,9 @@ struct Record {
   /// analyze()'s phases (Plan::analysis(): name, seconds), in order; empty for peers.
   std::vector<std::pair<std::string, double>> analysis_phases;
   int warmups = 0, reps = 0;
+  /// Vectors multiplied per call (bench --vectors): Y = A X with X and Y of this many columns;
+  /// GFLOP/s counts 2 nnz per vector, bytes the matrix once and X and Y once each.
+  int vectors = 1;
   double median_s = 0, min_s = 0, iqr_s = 0, time_cv = 0, gflops = 0, bytes = 0, gbs = 0, floor_s = 0, floor_gbs = 0,
          ratio_to_floor = 0, max_rel_err = 0;
   /// pspmv plans: the bytes of the plan's stored matrix (Plan::matrix_bytes), CSR bytes over them

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "harness/context.hpp"
 #include "harness/dispatch.hpp"
 #include "harness/floor.hpp"
 #include "harness/interleave.hpp"
+#include "harness/verify_multi.hpp"
 #include "harness/verify_then_time.hpp"
 #include "peers/registry.hpp"
 
@@ -195,12 +197,36 @@ AnalysisCost analysis_cost(const PlanT& plan, const PlanT* like) {
 template <class Exec, class Value, class Offset>
 void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
   const auto A = convert_input<Value, Offset>(in);
-  const VerifyThenTime<Exec, Value, Offset> vt(A, o.warmups, o.reps);
-  Record base = matrix_record<Exec>(in, A, o);
+  // --transpose: plans analyze A with Operation::transpose; the product, its reference, the
+  // records' matrix and the peers are those of A^T (the peers get it stored explicitly).
+  const bool transposed = o.base.operation == pspmv::Operation::transpose;
+  const pspmv::HostCsr<Value, Offset> At = transposed ? pspmv::transpose(A) : pspmv::HostCsr<Value, Offset>{};
+  const pspmv::HostCsr<Value, Offset>& M = transposed ? At : A;
+  Input named;
+  named.name = in.name + (transposed ? "^T" : "");
+  named.source = in.source;
+  const VerifyThenTime<Exec, Value, Offset> vt(M, o.warmups, o.reps);
+  Record base = matrix_record<Exec>(named, M, o);
   const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2));
   base.floor_s = floor.seconds;
   base.floor_method = floor.method;
   const std::size_t first = out.size();
+  const bool one = std::find(o.vectors.begin(), o.vectors.end(), 1) != o.vectors.end();
+  // k > 1 vectors: X and Y of k columns, their own bytes (the matrix once, X and Y once each)
+  // and floor.
+  std::vector<std::unique_ptr<VerifyThenTimeMulti<Exec, Value, Offset>>> multi;
+  std::vector<Record> multi_base;
+  for (const int k : o.vectors) {
+    if (k <= 1) continue;
+    multi.push_back(std::make_unique<VerifyThenTimeMulti<Exec, Value, Offset>>(M, k, o.warmups, o.reps));
+    Record b = base;
+    b.vectors = k;
+    b.bytes = min_bytes(M) + static_cast<double>(k - 1) * sizeof(Value) * (static_cast<double>(M.nrows) + M.ncols);
+    const Floor f = bandwidth_floor<Exec>(b.bytes, std::max(5, o.reps / 2));
+    b.floor_s = f.seconds;
+    b.floor_method = f.method;
+    multi_base.push_back(std::move(b));
+  }
   auto add = [&](Record r) {
     mark_noise(r, load_average(), load_limit(true));
     if (r.skipped)
@@ -243,6 +269,15 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     auto plan = like == first_of.end() ? pspmv::analyze<Exec>(A, opt) : pspmv::analyze(Exec(), A, opt, like->second);
     if (!group.empty() && like == first_of.end()) first_of.emplace(group, plan);
     const AnalysisCost cost = analysis_cost(plan, like == first_of.end() ? nullptr : &like->second);
+    for (std::size_t m = 0; m < multi.size(); ++m) {
+      const auto& mv = *multi[m];
+      const auto t = mv.measure([&] { plan.multiply(Value(1), mv.X, Value(0), mv.Y); });
+      Record r = complete(multi_base[m], "pspmv", label + " k=" + std::to_string(mv.vectors()), plan.describe(),
+                          label.rfind("auto", 0) == 0 ? plan.reason() : "", cost.seconds, t, "");
+      r.analysis_phases = cost.phases;
+      add(std::move(r));
+    }
+    if (!one) continue;
     const auto t = vt.measure([&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); });
     Record r = complete(base, "pspmv", label, plan.describe(), label.rfind("auto", 0) == 0 ? plan.reason() : "",
                         cost.seconds, t, label == unplanned_pspmv_variant ? "" : unplanned_pspmv_variant);
@@ -260,13 +295,15 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   // CSR): the same plan (tests/test_plan_input.cpp), analyzed without the upload; its
   // multiplies are the automatic plan's, so that record's timing is reused.
   constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
-  const auto dA = device || o.peers ? pspmv::detail::upload(Exec(), A)  // staged through pinned buffers
+  const auto dA = device || o.peers ? pspmv::detail::upload(Exec(), M)  // staged through pinned buffers
                                     : pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>{};
   if (device && o.include_auto) {
     const auto a = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                                 [](const Record& r) { return r.impl == "pspmv" && r.variant == "auto"; });
     if (a != out.end()) {
-      const auto plan = pspmv::analyze(Exec(), dA, o.base);
+      pspmv::AnalyzeOptions resident = o.base;
+      resident.operation = pspmv::Operation::plain;  // dA already holds op(A)
+      const auto plan = pspmv::analyze(Exec(), dA, resident);
       Record r = *a;
       r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
       r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
@@ -282,7 +319,17 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     }
   }
   if (!o.peers) return;
-  const pspmv_peers::Problem<Exec, Value, Offset> problem{A, dA, vt.x, vt.y, o.expected_calls};
+  const pspmv_peers::Problem<Exec, Value, Offset> problem{M, dA, vt.x, vt.y, o.expected_calls};
+  for (std::size_t m = 0; m < multi.size(); ++m) {
+    const auto& mv = *multi[m];
+    const pspmv_peers::MultiProblem<Exec, Value, Offset> mp{M, dA, mv.X, mv.Y, mv.vectors(), o.expected_calls};
+    for (const auto& p : pspmv_peers::make_multi_peers(mp)) {
+      const std::string variant = p.variant + " k=" + std::to_string(mv.vectors());
+      if (p.run) add(complete(multi_base[m], p.impl, variant, p.note, "", p.setup_seconds, mv.measure(p.run), ""));
+      else if (p.note.rfind("absent:", 0) != 0) add(skipped(multi_base[m], p.impl, variant, p.note));
+    }
+  }
+  if (!one) return;
   const auto peers = pspmv_peers::make_peers(problem);
   for (const auto& p : peers) {
     if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));

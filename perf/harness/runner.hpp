@@ -22,6 +22,7 @@ struct BenchOptions {
   int reps = 20;
   bool peers = true;               ///< every peer of peers/registry.hpp
   pspmv::AnalyzeOptions base;      ///< chunk size, team and vector sizes applied to every variant
+  std::vector<int> vectors{1};     ///< vectors per multiply: 1 is y = A x, k > 1 is Y = A X with k columns (LayoutRight)
   std::vector<int> unroll_sweep;   ///< also run each variant with these gather unroll factors (1, 2, 4, 8, 16)
   std::vector<std::string> long_modes;  ///< SELL variants once per long-row mode ("split", "warp"); empty: default
   std::vector<int> thread_counts;       ///< host: every variant (and auto) once per thread count; empty: chosen

@@ -142,7 +142,88 @@ std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>& A,
   return out;
 }
 
+namespace {
+
+/// Owns the cuSPARSE objects of one SpMM variant; shared by the run closure.
+struct MmState {
+  cusparseHandle_t handle = nullptr;
+  cusparseSpMatDescr_t mat = nullptr;
+  cusparseDnMatDescr_t mx = nullptr, my = nullptr;
+  void* buffer = nullptr;
+  ~MmState() {
+    if (buffer) cudaFree(buffer);
+    if (mx) cusparseDestroyDnMat(mx);
+    if (my) cusparseDestroyDnMat(my);
+    if (mat) cusparseDestroySpMat(mat);
+    if (handle) cusparseDestroy(handle);
+  }
+};
+
+}  // namespace
+
+template <class Value, class Offset>
+std::vector<Peer> cusparse_spmm_peers(const pspmv::HostCsr<Value, Offset>& A,
+                                      const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>& X,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>& Y, int k) {
+  std::vector<Peer> out;
+  const cudaDataType vt = value_type<Value>();
+  const cusparseIndexType_t ot = sizeof(Offset) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();
+  for (auto [name, alg, pre] : {std::make_tuple(std::string("SpMM_ALG_DEFAULT"), CUSPARSE_SPMM_ALG_DEFAULT, false),
+                                std::make_tuple(std::string("SpMM_CSR_ALG1"), CUSPARSE_SPMM_CSR_ALG1, false),
+                                std::make_tuple(std::string("SpMM_CSR_ALG2"), CUSPARSE_SPMM_CSR_ALG2, false),
+                                std::make_tuple(std::string("SpMM_CSR_ALG3+preprocess"), CUSPARSE_SPMM_CSR_ALG3, true)}) {
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto st = std::make_shared<MmState>();
+      check(cusparseCreate(&st->handle), "cusparseCreate");
+      check(cusparseSetStream(st->handle, stream), "cusparseSetStream");
+      check(cusparseCreateCsr(&st->mat, A.nrows, A.ncols, static_cast<std::int64_t>(A.nnz()), dA.row_ptr.data(),
+                              dA.col_idx.data(), dA.values.data(), ot, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+            "cusparseCreateCsr");
+      check(cusparseCreateDnMat(&st->mx, A.ncols, k, k, X.data(), vt, CUSPARSE_ORDER_ROW), "cusparseCreateDnMat(X)");
+      check(cusparseCreateDnMat(&st->my, A.nrows, k, k, Y.data(), vt, CUSPARSE_ORDER_ROW), "cusparseCreateDnMat(Y)");
+      const Value one = 1, zero = 0;
+      const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+      std::size_t bytes = 0;
+      check(cusparseSpMM_bufferSize(st->handle, op, op, &one, st->mat, st->mx, &zero, st->my, vt, alg, &bytes),
+            "cusparseSpMM_bufferSize");
+      if (bytes > 0) check(cudaMalloc(&st->buffer, bytes), "cudaMalloc(buffer)");
+      if (pre)
+        check(cusparseSpMM_preprocess(st->handle, op, op, &one, st->mat, st->mx, &zero, st->my, vt, alg, st->buffer),
+              "cusparseSpMM_preprocess");
+      check(cusparseSpMM(st->handle, op, op, &one, st->mat, st->mx, &zero, st->my, vt, alg, st->buffer),
+            "cusparseSpMM");
+      check(cudaDeviceSynchronize(), "setup");
+      Peer r;
+      r.impl = "cusparse";
+      r.variant = name;
+      r.note = std::string(sizeof(Offset) == 4 ? "32-bit" : "64-bit") + " row offsets, row-major X and Y of " +
+               std::to_string(k) + " columns";
+      r.setup_seconds = seconds_since(t0);
+      r.run = [st, alg, vt]() {
+        const Value one_ = 1, zero_ = 0;
+        const auto op_ = CUSPARSE_OPERATION_NON_TRANSPOSE;
+        check(cusparseSpMM(st->handle, op_, op_, &one_, st->mat, st->mx, &zero_, st->my, vt, alg, st->buffer),
+              "cusparseSpMM");
+      };
+      out.push_back(std::move(r));
+    } catch (const pspmv::Error& e) {
+      out.push_back(cannot_run("cusparse", name, std::string("cannot run: ") + e.what()));
+    }
+  }
+  return out;
+}
+
 #elif defined(KOKKOS_ENABLE_CUDA)
+template <class Value, class Offset>
+std::vector<Peer> cusparse_spmm_peers(const pspmv::HostCsr<Value, Offset>&,
+                                      const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>&,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>&,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>&, int) {
+  return {cannot_run("cusparse", "SpMM_ALG_DEFAULT", "absent: cuSPARSE was not found at configure time")};
+}
 template <class Value, class Offset>
 std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>&,
                                  const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>&,
@@ -156,7 +237,11 @@ std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>&,
 #define PSPMV_CUSPARSE_INST(V, O)                                                                   \
   template std::vector<Peer> cusparse_peers<V, O>(                                                  \
       const pspmv::HostCsr<V, O>&, const pspmv::CsrMatrix<V, O, std::int32_t, Kokkos::CudaSpace>&, \
-      const Kokkos::View<const V*, Kokkos::CudaSpace>&, const Kokkos::View<V*, Kokkos::CudaSpace>&);
+      const Kokkos::View<const V*, Kokkos::CudaSpace>&, const Kokkos::View<V*, Kokkos::CudaSpace>&);  \
+  template std::vector<Peer> cusparse_spmm_peers<V, O>(                                             \
+      const pspmv::HostCsr<V, O>&, const pspmv::CsrMatrix<V, O, std::int32_t, Kokkos::CudaSpace>&, \
+      const Kokkos::View<V**, Kokkos::LayoutRight, Kokkos::CudaSpace>&,                             \
+      const Kokkos::View<V**, Kokkos::LayoutRight, Kokkos::CudaSpace>&, int);
 PSPMV_PEER_TYPES(PSPMV_CUSPARSE_INST)
 #endif
 

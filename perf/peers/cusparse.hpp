@@ -19,6 +19,14 @@ std::vector<Peer> cusparse_peers(const pspmv::HostCsr<Value, Offset>& A,
                                  const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
                                  const Kokkos::View<const Value*, Kokkos::CudaSpace>& x,
                                  const Kokkos::View<Value*, Kokkos::CudaSpace>& y);
+/// cuSPARSE SpMM, Y = A X with X and Y row-major of k columns (LayoutRight), CSR: the default
+/// algorithm, CSR ALG1, ALG2 and ALG3 (with cusparseSpMM_preprocess); a variant cuSPARSE
+/// refuses becomes a "cannot run" entry naming the call.
+template <class Value, class Offset>
+std::vector<Peer> cusparse_spmm_peers(const pspmv::HostCsr<Value, Offset>& A,
+                                      const pspmv::CsrMatrix<Value, Offset, std::int32_t, Kokkos::CudaSpace>& dA,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>& X,
+                                      const Kokkos::View<Value**, Kokkos::LayoutRight, Kokkos::CudaSpace>& Y, int k);
 #endif
 
 }  // namespace pspmv_peers

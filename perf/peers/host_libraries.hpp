@@ -46,4 +46,11 @@ template <class Value, class Offset>
 std::vector<Peer> mkl_peers(const HostCsrView<Value, Offset>& A, const Value* x, Value* y,
                             std::int64_t expected_calls);
 
+/// Intel MKL's product with k vectors, Y = A X (mkl_sparse_?_mm, X and Y row-major with k
+/// columns, leading dimension k): the handle alone, then after mkl_sparse_set_mm_hint +
+/// mkl_sparse_optimize. One entry when MKL is absent or cannot take the matrix.
+template <class Value, class Offset>
+std::vector<Peer> mkl_mm_peers(const HostCsrView<Value, Offset>& A, const Value* X, Value* Y, int k,
+                               std::int64_t expected_calls);
+
 }  // namespace pspmv_peers

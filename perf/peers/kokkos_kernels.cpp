@@ -69,10 +69,50 @@ Peer kokkos_kernels_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typ
 #endif
 }
 
+template <class Exec, class Value, class Offset>
+Peer kokkos_kernels_mv_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>& A,
+                            const Kokkos::View<Value**, Kokkos::LayoutRight, typename Exec::memory_space>& X,
+                            const Kokkos::View<Value**, Kokkos::LayoutRight, typename Exec::memory_space>& Y) {
+#ifdef PSPMV_HAVE_KOKKOSKERNELS
+  Peer p;
+  p.impl = "kokkos-kernels";
+  p.variant = "KokkosSparse::spmv (rank-2)";
+  const auto t0 = std::chrono::steady_clock::now();
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using Matrix = KokkosSparse::CrsMatrix<Value, std::int32_t, Device, void, Offset>;
+  Matrix M("pspmv::kokkos_kernels_mv_peer", A.nrows, A.ncols, A.nnz(), A.values, A.row_ptr, A.col_idx);
+  using XV = Kokkos::View<const Value**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  const XV Xc = X;
+#ifdef PSPMV_KK_SPMV_HANDLE
+  using YV = Kokkos::View<Value**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  using Handle = KokkosSparse::SPMVHandle<Device, Matrix, XV, YV>;
+  auto handle = std::make_shared<Handle>(KokkosSparse::SPMV_NATIVE);
+  KokkosSparse::spmv(Exec(), handle.get(), "N", Value(1), M, Xc, Value(0), Y);
+  Exec().fence();
+  p.setup_seconds = seconds_since(t0);
+  p.variant = "KokkosSparse::spmv+SPMVHandle (rank-2)";
+  p.note = "native kernels, planned handle, LayoutRight X and Y of " + std::to_string(X.extent(1)) + " columns";
+  p.run = [M, Xc, Y, handle] { KokkosSparse::spmv(Exec(), handle.get(), "N", Value(1), M, Xc, Value(0), Y); };
+#else
+  p.setup_seconds = seconds_since(t0);
+  p.note = "Kokkos Kernels 3.x, native kernels, LayoutRight X and Y of " + std::to_string(X.extent(1)) + " columns";
+  p.run = [M, Xc, Y] { KokkosSparse::spmv("N", Value(1), M, Xc, Value(0), Y); };
+#endif
+  return p;
+#else
+  (void)A, (void)X, (void)Y;
+  return cannot_run("kokkos-kernels", "KokkosSparse::spmv (rank-2)", "absent: Kokkos Kernels was not built");
+#endif
+}
+
 #define PSPMV_KK_INST(EXEC, V, O)                                                                      \
   template Peer kokkos_kernels_peer<EXEC, V, O>(const pspmv::CsrMatrix<V, O, std::int32_t, EXEC::memory_space>&, \
                                                 const Kokkos::View<const V*, EXEC::memory_space>&,       \
-                                                const Kokkos::View<V*, EXEC::memory_space>&);
+                                                const Kokkos::View<V*, EXEC::memory_space>&);            \
+  template Peer kokkos_kernels_mv_peer<EXEC, V, O>(                                                    \
+      const pspmv::CsrMatrix<V, O, std::int32_t, EXEC::memory_space>&,                                 \
+      const Kokkos::View<V**, Kokkos::LayoutRight, EXEC::memory_space>&,                               \
+      const Kokkos::View<V**, Kokkos::LayoutRight, EXEC::memory_space>&);
 #define PSPMV_KK_HOST(V, O) PSPMV_KK_INST(Kokkos::DefaultHostExecutionSpace, V, O)
 PSPMV_PEER_TYPES(PSPMV_KK_HOST)
 #if defined(KOKKOS_ENABLE_CUDA)

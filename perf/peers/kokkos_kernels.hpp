@@ -18,4 +18,12 @@ Peer kokkos_kernels_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typ
                          const Kokkos::View<const Value*, typename Exec::memory_space>& x,
                          const Kokkos::View<Value*, typename Exec::memory_space>& y);
 
+/// Y = A X with KokkosSparse::spmv on rank-2 Views (its multivector product; X and Y of k
+/// columns, LayoutRight), with a planning handle where Kokkos Kernels has one. An "absent:"
+/// entry when Kokkos Kernels was not compiled in.
+template <class Exec, class Value, class Offset>
+Peer kokkos_kernels_mv_peer(const pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>& A,
+                            const Kokkos::View<Value**, Kokkos::LayoutRight, typename Exec::memory_space>& X,
+                            const Kokkos::View<Value**, Kokkos::LayoutRight, typename Exec::memory_space>& Y);
+
 }  // namespace pspmv_peers

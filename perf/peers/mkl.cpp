@@ -71,6 +71,14 @@ sparse_status_t mkl_mv(sparse_matrix_t h, matrix_descr descr, const Value* x, Va
     return mkl_sparse_s_mv(SPARSE_OPERATION_NON_TRANSPOSE, 1.0f, h, descr, x, 0.0f, y);
 }
 
+template <class Value>
+sparse_status_t mkl_mm(sparse_matrix_t h, matrix_descr descr, const Value* X, Value* Y, MKL_INT k) {
+  if constexpr (std::is_same_v<Value, double>)
+    return mkl_sparse_d_mm(SPARSE_OPERATION_NON_TRANSPOSE, 1.0, h, descr, SPARSE_LAYOUT_ROW_MAJOR, X, k, k, 0.0, Y, k);
+  else
+    return mkl_sparse_s_mm(SPARSE_OPERATION_NON_TRANSPOSE, 1.0f, h, descr, SPARSE_LAYOUT_ROW_MAJOR, X, k, k, 0.0f, Y, k);
+}
+
 }  // namespace
 #endif
 
@@ -159,8 +167,86 @@ std::vector<Peer> mkl_peers(const HostCsrView<Value, Offset>& A, const Value* x,
   return out;
 }
 
-#define PSPMV_MKL_PEERS(V, O) \
-  template std::vector<Peer> mkl_peers<V, O>(const HostCsrView<V, O>&, const V*, V*, std::int64_t);
+template <class Value, class Offset>
+std::vector<Peer> mkl_mm_peers(const HostCsrView<Value, Offset>& A, const Value* X, Value* Y, int k,
+                               std::int64_t expected_calls) {
+  const std::string mm = sizeof(Value) == 8 ? "mkl_sparse_d_mm" : "mkl_sparse_s_mm";
+  const std::string create = sizeof(Value) == 8 ? "mkl_sparse_d_create_csr" : "mkl_sparse_s_create_csr";
+  std::vector<Peer> out(2);
+  out[0].variant = mm;
+  out[1].variant = mm + " (hint+optimize)";
+  for (auto& p : out) p.impl = "mkl";
+#if defined(PSPMV_HAVE_MKL)
+  if (A.nnz > std::numeric_limits<MKL_INT>::max()) {
+    out.resize(1);
+    out[0].note = "cannot run: nnz " + std::to_string(A.nnz) + " beyond MKL's 32-bit MKL_INT (LP64)";
+    return out;
+  }
+  std::shared_ptr<std::vector<MKL_INT>> rp_copy;
+  MKL_INT* rp = nullptr;
+  double copy_seconds = 0;
+  if constexpr (std::is_same_v<Offset, MKL_INT>) {
+    rp = const_cast<MKL_INT*>(A.row_ptr);
+  } else {
+    const auto t0 = std::chrono::steady_clock::now();
+    rp_copy = std::make_shared<std::vector<MKL_INT>>(A.row_ptr, A.row_ptr + A.nrows + 1);
+    rp = rp_copy->data();
+    copy_seconds = seconds_since(t0);
+  }
+  auto* col = const_cast<MKL_INT*>(reinterpret_cast<const MKL_INT*>(A.col_idx));
+  auto* val = const_cast<Value*>(A.values);
+  matrix_descr descr{};
+  descr.type = SPARSE_MATRIX_TYPE_GENERAL;
+  const std::string note = mkl_note() + ", row-major X and Y of " + std::to_string(k) + " columns";
+  using Handle = std::shared_ptr<std::remove_pointer_t<sparse_matrix_t>>;
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    Peer& p = out[v];
+    auto fail = [&](const std::string& call, sparse_status_t s) {
+      p.note = "cannot run: " + call + " returned " + to_string(s);
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    sparse_matrix_t raw = nullptr;
+    sparse_status_t s = mkl_create_csr<Value>(&raw, A.nrows, A.ncols, rp, rp + 1, col, val);
+    if (s != SPARSE_STATUS_SUCCESS) {
+      if (raw) mkl_sparse_destroy(raw);
+      fail(create, s);
+      continue;
+    }
+    Handle h(raw, [](sparse_matrix_t m) { mkl_sparse_destroy(m); });
+    if (v == 1) {
+      const auto calls = static_cast<MKL_INT>(
+          std::clamp<std::int64_t>(expected_calls, 1, std::numeric_limits<MKL_INT>::max()));
+      s = mkl_sparse_set_mm_hint(h.get(), SPARSE_OPERATION_NON_TRANSPOSE, descr, SPARSE_LAYOUT_ROW_MAJOR, k, calls);
+      if (s != SPARSE_STATUS_SUCCESS) {
+        fail("mkl_sparse_set_mm_hint", s);
+        continue;
+      }
+      s = mkl_sparse_optimize(h.get());
+      if (s != SPARSE_STATUS_SUCCESS) {
+        fail("mkl_sparse_optimize", s);
+        continue;
+      }
+    }
+    p.setup_seconds = copy_seconds + seconds_since(t0);
+    s = mkl_mm<Value>(h.get(), descr, X, Y, k);
+    if (s != SPARSE_STATUS_SUCCESS) {
+      fail(mm, s);
+      continue;
+    }
+    p.note = note + (v == 1 ? ", expected_calls " + std::to_string(expected_calls) : "");
+    p.run = [h, rp_copy, descr, X, Y, k] { mkl_mm<Value>(h.get(), descr, X, Y, k); };
+  }
+#else
+  (void)A, (void)X, (void)Y, (void)k, (void)expected_calls;
+  out.resize(1);
+  out[0].note = "absent: Intel MKL was not found at configure time";
+#endif
+  return out;
+}
+
+#define PSPMV_MKL_PEERS(V, O)                                                                         \
+  template std::vector<Peer> mkl_peers<V, O>(const HostCsrView<V, O>&, const V*, V*, std::int64_t); \
+  template std::vector<Peer> mkl_mm_peers<V, O>(const HostCsrView<V, O>&, const V*, V*, int, std::int64_t);
 PSPMV_PEER_TYPES(PSPMV_MKL_PEERS)
 
 }  // namespace pspmv_peers

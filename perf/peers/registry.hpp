@@ -43,4 +43,34 @@ std::vector<Peer> make_peers(const Problem<Exec, Value, Offset>& p) {
   return out;
 }
 
+/// What the peers of a product with k vectors compute with: Y = A X, X (ncols x k) and Y
+/// (nrows x k) LayoutRight in Exec's memory.
+template <class Exec, class Value, class Offset>
+struct MultiProblem {
+  using Mem = typename Exec::memory_space;
+  const pspmv::HostCsr<Value, Offset>& A;
+  const pspmv::CsrMatrix<Value, Offset, std::int32_t, Mem>& dA;
+  Kokkos::View<Value**, Kokkos::LayoutRight, Mem> X;
+  Kokkos::View<Value**, Kokkos::LayoutRight, Mem> Y;
+  int k = 1;
+  std::int64_t expected_calls = 1000;
+};
+
+/// The peers that offer the product with k vectors: MKL's mkl_sparse_?_mm on a host, Kokkos
+/// Kernels' rank-2 KokkosSparse::spmv, cuSPARSE SpMM on CUDA.
+template <class Exec, class Value, class Offset>
+std::vector<Peer> make_multi_peers(const MultiProblem<Exec, Value, Offset>& p) {
+  std::vector<Peer> out;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+    const HostCsrView<Value, Offset> h{p.A.nrows, p.A.ncols, static_cast<std::int64_t>(p.A.nnz()),
+                                       p.A.row_ptr.data(), p.A.col_idx.data(), p.A.values.data()};
+    append(out, mkl_mm_peers(h, p.X.data(), p.Y.data(), p.k, p.expected_calls));
+  }
+  out.push_back(kokkos_kernels_mv_peer<Exec, Value, Offset>(p.dA, p.X, p.Y));
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) append(out, cusparse_spmm_peers(p.A, p.dA, p.X, p.Y, p.k));
+#endif
+  return out;
+}
+
 }  // namespace pspmv_peers

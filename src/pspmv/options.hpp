@@ -22,6 +22,8 @@ enum class Selection { model, tune, fixed };
 /// Options of analyze(). Zero / empty means "let analyze() choose".
 struct AnalyzeOptions {
   Selection selection = Selection::model;  ///< model | tune | fixed (see Selection)
+  Operation operation = Operation::plain;  ///< plain: y = alpha A x + beta y; transpose: y = alpha A^T x + beta y,
+                                           ///< A^T built at analyze time and stored (Plan::operation())
   std::optional<Format> format;          ///< force csr or sell; empty: chosen (SELL on a GPU when it fits the memory limit)
   int slice_height = 0;                  ///< SELL C (4, 8, 16, 32, 64); 0: ExecTraits (32 on CUDA, SIMD lanes on a CPU)
   std::int64_t sigma = 0;                ///< SELL sorting window in rows (1: none); 0: ExecTraits::sell_sigma_slices * C
@@ -46,6 +48,10 @@ struct AnalyzeOptions {
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
                                          ///< 0: chosen (all, or fewer for a matrix too small to feed them)
+  bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count
+                                         ///< (not only run to run, which every plan is): each row summed by one
+                                         ///< thread in entry order, so thread_per_row, no lane-shared or split
+                                         ///< long rows; a forced team_per_row or sell_long_row > 0 is an error
   bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
                                          ///< whether it changed since (one parallel pass over the arrays)
   bool copy_matrix = false;              ///< a CSR plan whose space can hold the caller's arrays as they are (a

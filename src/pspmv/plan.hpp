@@ -9,9 +9,12 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "pspmv/detail/launch.hpp"  // storage, kernels, schedules
+#include "pspmv/detail/multi_launch.hpp"  // several vectors
 #include "pspmv/matrix/fingerprint.hpp"
+#include "pspmv/matrix/transpose.hpp"
 #include "pspmv/select/choose.hpp"  // options, ExecTraits, matrices, row statistics
 
 namespace pspmv {
@@ -19,6 +22,10 @@ namespace pspmv {
 /// Tag of the Plan constructor that analyzes a CSR already in the execution space's memory.
 struct ResidentInput {};
 
+/// Determinism: two multiplies of one plan on the same inputs give bit-identical y, for every
+/// format, mapping and schedule and for several vectors (no atomics; every reduction order is
+/// fixed in the plan: docs/design.md, Determinism). Plans analyzed with
+/// AnalyzeOptions::deterministic also agree with each other whatever their schedule and launch sizes.
 /// @tparam ExecSpace Kokkos::OpenMP, Serial or Cuda; Value float or double; Offset int32_t or int64_t
 template <class ExecSpace, class Value, class Offset = std::int64_t>
 class Plan {
@@ -32,6 +39,9 @@ class Plan {
   using vector_type = Kokkos::View<Value*, memory_space>;
   using const_vector_type = Kokkos::View<const Value*, memory_space>;
   using workspace_type = Workspace<ExecSpace, Value>;
+  /// k vectors as the columns of a rank-2 View (Kokkos::LayoutRight, the fast layout, or LayoutLeft).
+  template <class Layout = Kokkos::LayoutRight>
+  using multivector_type = Kokkos::View<Value**, Layout, memory_space>;
 
   /// Analyzes A (validated first) for the instance `space`: row statistics, choose(), then
   /// the storage it chose, copied into the space's memory. Prefer analyze() (analyze.hpp).
@@ -57,7 +67,8 @@ class Plan {
   /// @throws as analyze(); InvalidArgument for Selection::tune (it times host-built plans).
   Plan(ResidentInput, const ExecSpace& space, const matrix_type& A, const AnalyzeOptions& options = {});
 
-  /// y = alpha * A * x + beta * y on the instance `space`, with BLAS semantics: beta == 0
+  /// y = alpha * op(A) * x + beta * y on the instance `space` (op(A) = A, or A^T for a plan of
+  /// Operation::transpose: x then has nrows() entries and y ncols()), with BLAS semantics: beta == 0
   /// overwrites y without reading it (NaN or Inf in y do not survive); alpha == 0 only scales
   /// y. x has ncols() entries, y nrows(), both in memory_space, not overlapping. Only launches
   /// (no allocation, no host loop over the matrix), asynchronous like any Kokkos launch:
@@ -76,6 +87,29 @@ class Plan {
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
     multiply(ExecSpace(), alpha, x, beta, y, workspace_);
   }
+
+  /// Y = alpha * A * X + beta * Y for k vectors at once (SpMM): X of ncols() x k and Y of
+  /// nrows() x k, rank-2 Views of Value in memory_space with LayoutRight or LayoutLeft (the two
+  /// may differ), k >= 0. The plan's format, mapping and schedule, with each matrix entry read
+  /// once for up to 16 columns (more take one pass per 16; detail/multi_kernels.hpp). The fast
+  /// layout is LayoutRight on both backends: an entry's k values of X are contiguous. BLAS
+  /// semantics and ordering as the one-vector multiply(); k == 1 with contiguous columns runs
+  /// the one-vector kernel, so it gives that multiply's y bit for bit.
+  /// @throws DimensionError naming both sizes (rows of X, rows of Y, columns of X and Y);
+  ///         InvalidArgument if X and Y overlap or the workspace is too small.
+  template <class XView, class YView, std::enable_if_t<(Kokkos::is_view<XView>::value && XView::rank == 2), int> = 0>
+  void multiply(const ExecSpace& space, Value alpha, const XView& X, Value beta, const YView& Y,
+                const workspace_type& workspace) const;
+  /// multiply() of k vectors with the plan's own workspace.
+  template <class XView, class YView, std::enable_if_t<(Kokkos::is_view<XView>::value && XView::rank == 2), int> = 0>
+  void multiply(const ExecSpace& space, Value alpha, const XView& X, Value beta, const YView& Y) const {
+    multiply(space, alpha, X, beta, Y, workspace_);
+  }
+  /// multiply() of k vectors on the default instance, with the plan's own workspace.
+  template <class XView, class YView, std::enable_if_t<(Kokkos::is_view<XView>::value && XView::rank == 2), int> = 0>
+  void multiply(Value alpha, const XView& X, Value beta, const YView& Y) const {
+    multiply(ExecSpace(), alpha, X, beta, Y, workspace_);
+  }
   /// multiply() with Unroll gathers in flight per thread (detail::gather_dot; LongUnroll in a
   /// SELL plan's long-row kernel) instead of ExecTraits'. For experiments (`pspmv bench
   /// --unroll-sweep`): such kernels carry "::U=<factor>" in their Kokkos Tools label.
@@ -88,9 +122,15 @@ class Plan {
   /// Whether multiply() writes scratch (split long rows, a run-time schedule).
   bool needs_workspace() const { return workspace_.bytes() > 0; }
 
+  /// Rows and columns of A (the matrix given to analyze(), also for a transpose plan).
   std::int32_t nrows() const { return nrows_; }
   std::int32_t ncols() const { return ncols_; }
   std::int64_t nnz() const { return nnz_; }
+  /// plain (y = A x) or transpose (y = A^T x; the plan stores A^T, built in parallel at analyze time).
+  Operation operation() const { return operation_; }
+  /// Entries of x and of y a multiply takes: ncols() and nrows(), swapped for a transpose plan.
+  std::int32_t x_length() const { return op_cols_; }
+  std::int32_t y_length() const { return op_rows_; }
   const PlanChoice& choice() const { return choice_; }
   Format format() const { return choice_.format; }
   Mapping mapping() const { return choice_.mapping; }
@@ -104,7 +144,7 @@ class Plan {
   double analyze_seconds() const { return phases_.total; }
   /// The analysis phase by phase (seconds each; total = analyze_seconds()).
   const AnalysisPhases& analysis() const { return phases_; }
-  /// The plan's own CSR copy of the matrix, in memory_space (empty when format() is sell).
+  /// The plan's own CSR copy of the matrix (of A^T for a transpose plan), in memory_space (empty when format() is sell).
   const matrix_type& matrix() const { return storage_.csr; }
   /// The plan's own SELL-C-sigma copy (empty when format() is csr).
   const sell_type& sell() const { return storage_.sell; }
@@ -160,6 +200,12 @@ class Plan {
     detail::SellOrder order;  ///< the sorted order choose() computed for a SELL plan
     AnalysisPhases phases;
     bool copy_matrix = true;  ///< AnalyzeOptions::copy_matrix
+    Operation operation = Operation::plain;
+    HostCsr<Value, Offset> transposed;  ///< A^T for Operation::transpose (else empty)
+    /// The matrix the plan multiplies by: A, or A^T.
+    const HostCsr<Value, Offset>& op(const HostCsr<Value, Offset>& A) const {
+      return operation == Operation::transpose ? transposed : A;
+    }
   };
   static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o);
   static Decided decide_like(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o,
@@ -173,10 +219,21 @@ class Plan {
     return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_;
   }
 
+  void check_transpose_lengths(std::int64_t x_rows, std::int64_t y_rows) const {
+    if (operation_ != Operation::transpose) return;
+    if (x_rows != nrows_)
+      throw DimensionError("multiply (transpose): length of x (= nrows of A)", nrows_, x_rows);
+    if (y_rows != ncols_)
+      throw DimensionError("multiply (transpose): length of y (= ncols of A)", ncols_, y_rows);
+  }
+
   PlanChoice choice_;
+  Operation operation_ = Operation::plain;
+  std::int32_t op_rows_ = 0, op_cols_ = 0;  ///< shape of op(A): y and x lengths
   detail::Storage<ExecSpace, Value, Offset> storage_;
   workspace_type workspace_;
   detail::Labels labels_;
+  detail::Labels multi_labels_;
   std::string reason_;
   MatrixFacts facts_;
   std::int32_t nrows_ = 0, ncols_ = 0;
@@ -202,11 +259,22 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
   validate(A);
   auto t = clock::now();
   d.phases.validation = std::chrono::duration<double>(t - started).count();
-  d.facts = matrix_facts(A, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0,
-                         static_cast<std::int64_t>(A.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
+  d.operation = o.operation;
+  if (o.operation == Operation::transpose) {
+    t = clock::now();
+    d.transposed = transpose(A);
+    d.phases.conversion += seconds(t);
+  }
+  const HostCsr<Value, Offset>& M = d.op(A);
+  t = clock::now();
+  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0,
+                         static_cast<std::int64_t>(M.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
   d.phases.statistics = seconds(t);
   t = clock::now();
-  d.choice = choose(space, A, d.facts, o, &d.order);
+  d.choice = choose(space, M, d.facts, o, &d.order);
+  if (o.operation == Operation::transpose)
+    d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
+                                          "multiplied by the ordinary kernels without atomics");
   d.phases.choice = seconds(t);
   return d;
 }
@@ -219,11 +287,16 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
     throw InvalidArgument("analyze(space, A, options, like): `like` was not built from this matrix (" +
                           std::to_string(A.nrows) + " x " + std::to_string(A.ncols) + ", nnz " +
                           std::to_string(A.nnz()) + "; Plan::built_from is false)");
+  if (o.operation != like.operation_)
+    throw InvalidArgument("analyze(space, A, options, like): `like` multiplies by " + to_string(like.operation_) +
+                          ", the options ask for " + to_string(o.operation));
   Decided d;
   d.started = started;
   d.copy_matrix = o.copy_matrix;
   d.facts = like.facts_;
   d.phases.reused = true;
+  d.operation = o.operation;
+  if (o.operation == Operation::transpose) d.transposed = transpose(A);
   detail::KnownSell known;
   const bool sell = like.format() == Format::sell;
   if (sell) {
@@ -236,7 +309,10 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
     known.shape.pieces = S.npieces();
     known.shape.padding = S.padding_ratio();
   }
-  d.choice = choose(space, A, d.facts, o, &d.order, sell ? &known : nullptr);
+  d.choice = choose(space, d.op(A), d.facts, o, &d.order, sell ? &known : nullptr);
+  if (o.operation == Operation::transpose)
+    d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
+                                          "multiplied by the ordinary kernels without atomics");
   d.phases.choice = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return d;
 }
@@ -245,10 +321,14 @@ template <class ExecSpace, class Value, class Offset>
 Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint,
                                      Decided d, const Plan* like, const matrix_type* resident)
     : choice_(std::move(d.choice)),
-      storage_(detail::build_storage(space, A, choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
+      operation_(d.operation),
+      op_rows_(d.op(A).nrows),
+      op_cols_(d.op(A).ncols),
+      storage_(detail::build_storage(space, d.op(A), choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
                                      like ? &like->choice_ : nullptr, d.copy_matrix, resident)),
       workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
       labels_(detail::labels_of(choice_)),
+      multi_labels_(detail::multi_labels_of(choice_)),
       reason_(choice_.reason.str()),
       facts_(std::move(d.facts)),
       nrows_(A.nrows),
@@ -258,6 +338,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       source_row_ptr_(resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data()),
       has_fingerprint_(fingerprint) {
   d.order = detail::SellOrder{};  // released before the fingerprint pass
+  d.transposed = HostCsr<Value, Offset>{};
   const auto t = std::chrono::steady_clock::now();
   if (fingerprint) fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_ : pspmv::fingerprint(A);
   phases_ = d.phases;
@@ -267,6 +348,39 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
 }
 
 namespace detail {
+/// RowStats::narrow_share of a CSR in `space`'s memory, computed there: the nonzeros of the
+/// aligned blocks of RowStats::span_block rows whose columns span less than 65,536, over nnz
+/// (the same blocks and test as compute_row_stats on the host).
+template <class ExecSpace, class Csr>
+double narrow_share_on(const ExecSpace& space, const Csr& A) {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Offset = typename Csr::offset_type;
+  const auto row_ptr = A.row_ptr;
+  const auto col_idx = A.col_idx;
+  const std::int64_t nrows = A.nrows, block = RowStats::span_block;
+  const std::int64_t blocks = (nrows + block - 1) / block;
+  std::int64_t narrow = 0;
+  Kokkos::parallel_reduce(
+      "pspmv::narrow_share", Kokkos::TeamPolicy<ExecSpace>(space, blocks, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team, std::int64_t& sum) {
+        const std::int64_t g = team.league_rank() * block;
+        const std::int64_t ge = g + block < nrows ? g + block : nrows;
+        const Offset b = row_ptr(g), e = row_ptr(ge);
+        std::int32_t lo = INT32_MAX, hi = -1;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& l) { l = col_idx(k) < l ? col_idx(k) : l; },
+            Kokkos::Min<std::int32_t>(lo));
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& h) { h = col_idx(k) > h ? col_idx(k) : h; },
+            Kokkos::Max<std::int32_t>(hi));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          if (e == b || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) sum += static_cast<std::int64_t>(e - b);
+        });
+      },
+      narrow);
+  const auto nnz = static_cast<std::int64_t>(A.nnz());
+  return nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
+}
 /// What the host needs of a CSR in `space`'s memory to analyze it: its sizes, a host copy of
 /// row_ptr, and col_idx where the column spread is wanted. Where the host reads that memory,
 /// A's own Views (nothing copied); elsewhere the entries it does not copy are unmanaged Views
@@ -306,6 +420,9 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   if (o.selection == Selection::tune)
     throw InvalidArgument("analyze() of a CSR in the execution space's memory: Selection::tune is not offered "
                           "(tune() analyzes a host CSR)");
+  if (o.operation != Operation::plain)
+    throw InvalidArgument("analyze() of a CSR in the execution space's memory: operation " + to_string(o.operation) +
+                          " is not offered (it stores A^T built on the host; analyze a host CSR)");
   const auto started = clock::now();
   constexpr bool host_memory = std::is_same<memory_space, Kokkos::HostSpace>::value;
   const bool spread = ExecTraits<ExecSpace>::scattered_sell_spread > 0;
@@ -316,7 +433,9 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   AnalysisPhases ph;
   auto t = clock::now();
   ph.validation = std::chrono::duration<double>(t - started).count();
-  facts_ = matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread);
+  const bool span = static_cast<std::int64_t>(A.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes;
+  facts_ = matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory);
+  if (span && !host_memory) facts_.stats.narrow_share = detail::narrow_share_on(space, A);
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;
@@ -326,7 +445,11 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   order = detail::SellOrder{};
   workspace_ = detail::make_workspace<ExecSpace, Value>(choice_);
   labels_ = detail::labels_of(choice_);
+  multi_labels_ = detail::multi_labels_of(choice_);
   reason_ = choice_.reason.str();
+  operation_ = Operation::plain;
+  op_rows_ = A.nrows;
+  op_cols_ = A.ncols;
   nrows_ = A.nrows;
   ncols_ = A.ncols;
   nnz_ = static_cast<std::int64_t>(A.nnz());
@@ -352,14 +475,51 @@ template <class ExecSpace, class Value, class Offset>
 template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
                                          const vector_type& y, const workspace_type& workspace) const {
-  detail::check_call(nrows_, ncols_, x, y, workspace.covers(workspace_));
-  if (nrows_ == 0) return;
+  check_transpose_lengths(static_cast<std::int64_t>(x.extent(0)), static_cast<std::int64_t>(y.extent(0)));
+  detail::check_call(op_rows_, op_cols_, x, y, workspace.covers(workspace_));
+  if (op_rows_ == 0) return;
   const detail::Call<ExecSpace, Value> call{x, y, alpha, beta, &workspace};
   const bool empty = alpha == Value(0) || nnz_ == 0;
   if (beta == Value(0))
-    detail::launch_multiply<Unroll, LongUnroll, true>(space, storage_, choice_, labels_, nrows_, empty, call);
+    detail::launch_multiply<Unroll, LongUnroll, true>(space, storage_, choice_, labels_, op_rows_, empty, call);
   else
-    detail::launch_multiply<Unroll, LongUnroll, false>(space, storage_, choice_, labels_, nrows_, empty, call);
+    detail::launch_multiply<Unroll, LongUnroll, false>(space, storage_, choice_, labels_, op_rows_, empty, call);
+}
+
+template <class ExecSpace, class Value, class Offset>
+template <class XView, class YView, std::enable_if_t<(Kokkos::is_view<XView>::value && XView::rank == 2), int>>
+void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alpha, const XView& X, Value beta,
+                                             const YView& Y, const workspace_type& workspace) const {
+  using XL = typename XView::array_layout;
+  using YL = typename YView::array_layout;
+  static_assert(Kokkos::is_view<YView>::value && YView::rank == 2, "multiply: Y must be a rank-2 Kokkos::View");
+  static_assert(std::is_same<typename XView::non_const_value_type, Value>::value &&
+                    std::is_same<typename YView::value_type, Value>::value,
+                "multiply: X and Y hold the plan's Value (Y not const)");
+  static_assert((std::is_same<XL, Kokkos::LayoutRight>::value || std::is_same<XL, Kokkos::LayoutLeft>::value) &&
+                    (std::is_same<YL, Kokkos::LayoutRight>::value || std::is_same<YL, Kokkos::LayoutLeft>::value),
+                "multiply: X and Y use Kokkos::LayoutRight or LayoutLeft");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+                "multiply: X and Y live in memory the execution space reads");
+  check_transpose_lengths(static_cast<std::int64_t>(X.extent(0)), static_cast<std::int64_t>(Y.extent(0)));
+  detail::check_multi_call(op_rows_, op_cols_, X, Y, workspace.covers(workspace_));
+  const int k = static_cast<int>(X.extent(1));
+  if (op_rows_ == 0 || k == 0) return;
+  if (k == 1 && (std::is_same<XL, Kokkos::LayoutLeft>::value || X.stride(0) == 1) &&
+      (std::is_same<YL, Kokkos::LayoutLeft>::value || Y.stride(0) == 1)) {
+    // One vector with contiguous columns: the one-vector kernel (unmanaged views of the columns).
+    run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(
+        space, alpha, const_vector_type(X.data(), X.extent(0)), beta, vector_type(Y.data(), Y.extent(0)), workspace);
+    return;
+  }
+  const detail::MultiXView<Value, XL, memory_space> kx = X;
+  const detail::MultiYView<Value, YL, memory_space> ky = Y;
+  const bool empty = alpha == Value(0) || nnz_ == 0;
+  if (beta == Value(0))
+    detail::launch_multi<true>(space, storage_, choice_, multi_labels_, op_rows_, empty, kx, ky, alpha, beta, workspace);
+  else
+    detail::launch_multi<false>(space, storage_, choice_, multi_labels_, op_rows_, empty, kx, ky, alpha, beta, workspace);
 }
 
 }  // namespace pspmv

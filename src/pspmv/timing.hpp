@@ -43,8 +43,8 @@ struct SampleTimer {
   SampleTimer(const ExecSpace& s, const PlanT& p, double min_sample_seconds)
       : space(s),
         plan(&p),
-        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.ncols()),
-        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.nrows()),
+        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_x"), p.x_length()),
+        y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::tune_y"), p.y_length()),
         workspace(p.make_workspace()) {
     Kokkos::deep_copy(space, x, Value(1));
     p.multiply(space, Value(1), x, Value(0), y, workspace);  // warm-up

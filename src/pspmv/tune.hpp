@@ -105,6 +105,7 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
       for (auto s : all_schedules) {
         if (Traits::is_gpu && (s == Schedule::dynamic_chunks || s == Schedule::work_stealing)) continue;
         if (!schedule_runs(s, m, Traits::is_gpu)) continue;
+        if (base.deterministic && m != Mapping::thread_per_row) continue;  // choose() refuses them
         AnalyzeOptions o = base;
         o.format = f;
         o.mapping = m;

@@ -39,6 +39,12 @@ enum class Schedule {
                    ///< core's cache, where a parallel launch costs more than the work)
 };
 
+/// What a plan multiplies by: A itself or its transpose (chosen at analyze time).
+enum class Operation {
+  plain,      ///< y = alpha A x + beta y
+  transpose,  ///< y = alpha A^T x + beta y: the plan stores A^T (x has nrows(A) entries, y ncols(A))
+};
+
 inline constexpr std::array<Format, 2> all_formats{Format::csr, Format::sell};
 inline constexpr std::array<Mapping, 2> all_mappings{Mapping::thread_per_row, Mapping::team_per_row};
 inline constexpr std::array<Schedule, 5> all_schedules{Schedule::static_chunks, Schedule::dynamic_chunks,
@@ -54,6 +60,7 @@ inline constexpr bool schedule_runs(Schedule schedule, Mapping mapping, bool gpu
 std::string to_string(Format f);
 std::string to_string(Mapping m);
 std::string to_string(Schedule s);
+std::string to_string(Operation o);
 
 /// Parses "csr" or "sell". @throws InvalidArgument for anything else.
 Format parse_format(std::string_view s);
@@ -63,5 +70,7 @@ Mapping parse_mapping(std::string_view s);
 /// "stealing" / "work_stealing", "serial".
 /// @throws InvalidArgument.
 Schedule parse_schedule(std::string_view s);
+/// Parses "plain" / "none" or "transpose" / "t". @throws InvalidArgument.
+Operation parse_operation(std::string_view s);
 
 }  // namespace pspmv

@@ -378,6 +378,23 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                   const AnalyzeOptions& o, detail::SellOrder* order = nullptr,
                   const detail::KnownSell* known = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
+  if (o.deterministic) {  // docs/design.md, Determinism
+    if (o.mapping && *o.mapping != Mapping::thread_per_row)
+      throw InvalidArgument("AnalyzeOptions: deterministic needs mapping thread_per_row (a team_per_row row is "
+                            "summed by lanes whose number the plan chooses), got " + to_string(*o.mapping));
+    if (o.sell_long_row > 0)
+      throw InvalidArgument("AnalyzeOptions: deterministic keeps long rows in the slices; got sell_long_row = " +
+                            std::to_string(o.sell_long_row));
+    AnalyzeOptions d = o;
+    d.deterministic = false;
+    d.mapping = Mapping::thread_per_row;
+    d.sell_long_row = -1;
+    d.sell_long_split.reset();
+    PlanChoice c = choose(space, A, f, d, order, known);
+    c.reason.add(Decision::mapping, "deterministic: thread_per_row, long rows kept in the slices (each row summed "
+                                    "by one thread in entry order)");
+    return c;
+  }
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 || o.rows_per_team < 0 ||
       o.num_blocks < 0 || o.threads < 0)
     throw InvalidArgument("AnalyzeOptions: sizes must be >= 0 (0 = choose)");

@@ -1,0 +1,305 @@
+#pragma once
+/// @file multi_kernels.hpp
+/// Several vectors at once (SpMM): Y = alpha A X + beta Y for X and Y of k columns, written
+/// once as functors templated on the execution space, one per kernel of csr_kernels.hpp and
+/// sell_kernels.hpp, launched under the same schedules (schedules.hpp).
+///
+/// A launch computes a block of K columns (K in 1, 2, 4, 8, 16: a compile-time bucket, so that
+/// the K sums of a row live in registers): each matrix entry is read once and multiplied into
+/// K sums. A block of nk < K columns (k = 3 runs in the K = 4 bucket) repeats its last column
+/// in the spare sums and stores only nk; more than 16 columns take several blocks, each a
+/// pass over the matrix. Each column's sum adds a row's entries in the order of the one-vector
+/// kernel of the same mapping (thread-owned rows: entry order; lane-shared rows: lane l takes
+/// entries l, l + lanes, ..., then the lanes reduce in Kokkos' fixed order), fixed per plan.
+///
+/// Layouts: X(c, q) is gathered at the entry's column c for the K columns q. With LayoutRight
+/// those K values are contiguous (one or two cache lines per entry for K <= 16 in f64), with
+/// LayoutLeft they are K gathers ncols apart; so LayoutRight is the layout these kernels are
+/// built for on both backends (a GPU and a CPU alike pay per cache line gathered). Y is
+/// written once per row and column, K contiguous values with LayoutRight.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/detail/storage.hpp"  // max_columns_per_pass
+
+namespace pspmv {
+namespace detail {
+
+/// K partial sums, one per column of a block: the value type of the lane-shared reductions.
+template <class Value, int K>
+struct MultiSum {
+  Value v[K];
+  KOKKOS_INLINE_FUNCTION MultiSum() {
+    for (int q = 0; q < K; ++q) v[q] = Value(0);
+  }
+  KOKKOS_INLINE_FUNCTION MultiSum& operator+=(const MultiSum& o) {
+    for (int q = 0; q < K; ++q) v[q] += o.v[q];
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile MultiSum& o) volatile {
+    for (int q = 0; q < K; ++q) v[q] += o.v[q];
+  }
+};
+
+template <class Value, class Layout, class Mem>
+using MultiXView = Kokkos::View<const Value**, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
+template <class Value, class Layout, class Mem>
+using MultiYView = Kokkos::View<Value**, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// The caller's X and Y, the block's columns [col0, col0 + nk) and the BLAS scalars.
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiBase {
+  using memory_space = typename ExecSpace::memory_space;
+  using sum_type = MultiSum<Value, K>;
+  MultiXView<Value, XLayout, memory_space> X;
+  MultiYView<Value, YLayout, memory_space> Y;
+  Value alpha;
+  Value beta;
+  int col0 = 0;  ///< first column of the block
+  int nk = K;    ///< columns of the block (1 <= nk <= K)
+
+  /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
+  KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
+    const int last = nk - 1;
+    for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
+  }
+  /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read with BetaZero).
+  KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const sum_type& s) const {
+    for (int q = 0; q < K; ++q) {
+      if (q >= nk) break;
+      if constexpr (BetaZero) {
+        Y(i, col0 + q) = alpha * s.v[q];
+      } else {
+        Y(i, col0 + q) = alpha * s.v[q] + beta * Y(i, col0 + q);
+      }
+    }
+  }
+  /// The K sums of entries [begin, end) shared by the `lanes` vector lanes of the calling
+  /// thread: lane l takes begin + l, + lanes, ...; then the lanes reduce.
+  template <class Member, class ValuesView, class ColView>
+  KOKKOS_INLINE_FUNCTION sum_type lane_sum(const Member& team, const ValuesView& values, const ColView& col_idx,
+                                           const std::int64_t begin, const std::int64_t end, const int lanes) const {
+    sum_type s;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, lanes),
+        [&](const int l, sum_type& part) {
+          for (std::int64_t k = begin + l; k < end; k += lanes) add(part, values(k), col_idx(k));
+        },
+        s);
+    return s;
+  }
+};
+
+/// CSR, a thread per row (CsrThreadPerRow's shape). RowsTag: a row; BlocksTag: a block of rows.
+template <class ExecSpace, class Value, class Offset, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  using memory_space = typename ExecSpace::memory_space;
+  KernelView<const Offset*, memory_space> row_ptr;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  KernelView<const std::int32_t*, memory_space> partition;
+
+  KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
+    typename MultiCsrThreadPerRow::sum_type s;
+    const std::int64_t end = row_ptr(i + 1);
+    for (std::int64_t k = row_ptr(i); k < end; ++k) this->add(s, values(k), col_idx(k));
+    this->store(i, s);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t i) const { row(i); }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
+    const std::int32_t end = partition(b + 1);
+    for (std::int32_t i = partition(b); i < end; ++i) row(i);
+  }
+};
+
+/// CSR, a team per row (CsrTeamPerRow's shape): team threads take rows, the vector lanes of a
+/// thread share one.
+template <class ExecSpace, class Value, class Offset, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, BetaZero, XLayout, YLayout> {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  std::int32_t nrows = 0;
+  std::int32_t rows_per_team = 1;
+  int vector_length = 1;
+
+  KOKKOS_INLINE_FUNCTION void row(const member_type& team, const std::int32_t i) const {
+    const auto s = this->lane_sum(team, this->values, this->col_idx, this->row_ptr(i), this->row_ptr(i + 1),
+                                  vector_length);
+    Kokkos::single(Kokkos::PerThread(team), [&]() { this->store(i, s); });
+  }
+  KOKKOS_INLINE_FUNCTION void team_work(const member_type& team, const std::int64_t t) const {
+    std::int32_t first = 0, last = 0;
+    team_share(t, rows_per_team, nrows, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t i) { row(team, i); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+    team_work(team, team.league_rank());
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
+    const std::int32_t first = this->partition(team.league_rank());
+    const std::int32_t last = this->partition(team.league_rank() + 1);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t i) { row(team, i); });
+  }
+};
+
+/// SELL-C-sigma's arrays (SellViews) for several vectors. A piece of a split long row leaves
+/// its nk sums in partial(piece * max_columns_per_pass + q).
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellViews : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  using memory_space = typename ExecSpace::memory_space;
+  using sum_type = MultiSum<Value, K>;
+  KernelView<const std::int64_t*, memory_space> slice_ptr;
+  KernelView<const std::int32_t*, memory_space> row_len;
+  KernelView<const std::int32_t*, memory_space> perm;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  KernelView<const std::int32_t*, memory_space> partition;
+  KernelView<Value*, memory_space> partial;
+  std::int32_t nrows = 0, npos = 0, nslices = 0;
+  int log2_c = 3;
+  bool permuted_output = false;
+
+  /// Row at permuted position p (entry j at slice_ptr(p / C) + j C + p % C), in entry order.
+  KOKKOS_INLINE_FUNCTION void row(const std::int32_t p) const {
+    const std::int32_t s = p >> log2_c;
+    const std::int32_t C = 1 << log2_c;
+    const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
+    const std::int32_t len = row_len(p);
+    if (len < 0) return;  // a long row: MultiSellLongRows or MultiSellCombinePieces
+    sum_type sum;
+    const std::int64_t end = base + static_cast<std::int64_t>(len) * C;
+    for (std::int64_t k = base; k < end; k += C) this->add(sum, values(k), col_idx(k));
+    finish(p, sum);
+  }
+  KOKKOS_INLINE_FUNCTION void finish(const std::int32_t p, const sum_type& sum) const {
+    const std::int32_t v = perm(p);
+    if (v >= nrows) {
+      const std::int64_t at = static_cast<std::int64_t>(v - nrows) * max_columns_per_pass;
+      for (int q = 0; q < K; ++q)
+        if (q < this->nk) partial(at + q) = sum.v[q];
+      return;
+    }
+    this->store(permuted_output ? p : v, sum);
+  }
+  KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
+    const std::int32_t first = s << log2_c;
+    const std::int64_t end = static_cast<std::int64_t>(first) + (1 << log2_c);
+    const std::int32_t last = end < npos ? static_cast<std::int32_t>(end) : npos;
+    for (std::int32_t p = first; p < last; ++p) row(p);
+  }
+};
+
+/// SELL, a thread per row (SellRowPerThread). RowsTag: a position; BlocksTag: a block of slices.
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
+    const std::int32_t end = this->partition(b + 1);
+    for (std::int32_t s = this->partition(b); s < end; ++s) this->slice(s);
+  }
+};
+
+/// SELL, a thread per slice (the work items of a host's SellSliceColumns plan), its rows one
+/// after the other: the K sums of a row already fill the SIMD lanes that C rows fill with one
+/// vector. RowsTag: a slice; BlocksTag: a block of slices.
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { this->slice(s); }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
+    const std::int32_t end = this->partition(b + 1);
+    for (std::int32_t s = this->partition(b); s < end; ++s) this->slice(s);
+  }
+};
+
+/// SELL, a slice per team thread with its vector lanes on the slice's rows (SellSlicePerTeam).
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  std::int32_t slices_per_team = 1;
+
+  KOKKOS_INLINE_FUNCTION void slice_lanes(const member_type& team, const std::int32_t s) const {
+    const std::int32_t first = s << this->log2_c;
+    const std::int64_t end = static_cast<std::int64_t>(first) + (1 << this->log2_c);
+    const std::int32_t count = end < this->npos ? (1 << this->log2_c) : this->npos - first;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::int32_t r) { this->row(first + r); });
+  }
+  KOKKOS_INLINE_FUNCTION void team_work(const member_type& team, const std::int64_t t) const {
+    std::int32_t first = 0, last = 0;
+    team_share(t, slices_per_team, this->nslices, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const member_type& team) const {
+    team_work(team, team.league_rank());
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const member_type& team) const {
+    const std::int32_t first = this->partition(team.league_rank());
+    const std::int32_t last = this->partition(team.league_rank() + 1);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const std::int32_t s) { slice_lanes(team, s); });
+  }
+};
+
+/// SELL's long rows kept out of the slices (SellLongRows): a row per team thread, its vector
+/// lanes sharing it.
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellLongRows : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  using memory_space = typename ExecSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  KernelView<const std::int32_t*, memory_space> long_rows;
+  KernelView<const std::int32_t*, memory_space> long_pos;
+  KernelView<const std::int64_t*, memory_space> long_row_ptr;
+  KernelView<const std::int32_t*, memory_space> col_idx;
+  KernelView<const Value*, memory_space> values;
+  std::int32_t nlong = 0;
+  std::int32_t rows_per_team = 1;
+  int vector_length = 1;
+  bool permuted_output = false;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    std::int32_t first = 0, last = 0;
+    team_share(team.league_rank(), rows_per_team, nlong, first, last);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int32_t l) {
+      const auto s = this->lane_sum(team, values, col_idx, long_row_ptr(l), long_row_ptr(l + 1), vector_length);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { this->store(permuted_output ? long_pos(l) : long_rows(l), s); });
+    });
+  }
+};
+
+/// Split long rows: each column's piece sums added in piece order (SellCombinePieces).
+template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+  using memory_space = typename ExecSpace::memory_space;
+  KernelView<const std::int32_t*, memory_space> long_rows;
+  KernelView<const std::int64_t*, memory_space> piece_ptr;
+  KernelView<const Value*, memory_space> partial;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
+    typename MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout>::sum_type s;
+    for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q)
+      for (int c = 0; c < K; ++c)
+        if (c < this->nk) s.v[c] += partial(q * max_columns_per_pass + c);
+    this->store(long_rows(l), s);
+  }
+};
+
+/// Y = beta Y (0 with BetaZero, Y not read), every column: the alpha == 0 / nnz == 0 path.
+template <class ExecSpace, class Value, bool BetaZero, class YLayout>
+struct MultiScaleY {
+  MultiYView<Value, YLayout, typename ExecSpace::memory_space> Y;
+  Value beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t i) const {
+    const int k = static_cast<int>(Y.extent(1));
+    for (int q = 0; q < k; ++q) {
+      if constexpr (BetaZero) {
+        Y(i, q) = Value(0);
+      } else {
+        Y(i, q) = beta * Y(i, q);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace pspmv

@@ -1,0 +1,173 @@
+#pragma once
+/// @file multi_launch.hpp
+/// One multiply of several vectors (Y = alpha A X + beta Y, X and Y of k columns): the checks,
+/// then per block of at most max_columns_per_pass columns the plan's kernel (multi_kernels.hpp)
+/// in the K bucket of the block, under the plan's schedule on the caller's instance.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "pspmv/detail/launch.hpp"
+#include "pspmv/detail/multi_kernels.hpp"
+
+namespace pspmv {
+namespace detail {
+
+/// Kokkos Tools names of a plan's several-vector kernels: its one-vector names + "::multi".
+inline Labels multi_labels_of(const PlanChoice& c) {
+  Labels l = labels_of(c);
+  l.kernel += "::multi";
+  l.long_rows += "::multi";
+  return l;
+}
+
+/// The checks of a several-vector multiply: rows of X and Y, equal column counts, a workspace
+/// large enough, no overlap of X's and Y's spans.
+/// @throws DimensionError naming both sizes; InvalidArgument for a small workspace or overlap.
+template <class XView, class YView>
+void check_multi_call(std::int32_t nrows, std::int32_t ncols, const XView& X, const YView& Y, bool workspace_fits) {
+  if (static_cast<std::int64_t>(X.extent(0)) != ncols)
+    throw DimensionError("multiply: rows of X (= ncols of A)", ncols, static_cast<std::int64_t>(X.extent(0)));
+  if (static_cast<std::int64_t>(Y.extent(0)) != nrows)
+    throw DimensionError("multiply: rows of Y (= nrows of A)", nrows, static_cast<std::int64_t>(Y.extent(0)));
+  if (X.extent(1) != Y.extent(1))
+    throw DimensionError("multiply: columns of Y (= columns of X)", static_cast<std::int64_t>(X.extent(1)),
+                         static_cast<std::int64_t>(Y.extent(1)));
+  if (!workspace_fits)
+    throw InvalidArgument("multiply: the workspace is smaller than this plan needs (use plan.make_workspace())");
+  const auto* xb = X.data();
+  const auto* yb = Y.data();
+  if (xb != nullptr && yb != nullptr && X.span() > 0 && Y.span() > 0 && xb < yb + Y.span() && yb < xb + X.span())
+    throw InvalidArgument("multiply: X and Y overlap in memory; pass distinct multivectors");
+}
+
+/// One block of columns [col0, col0 + nk) in bucket K (nk <= K).
+template <int K, bool BetaZero, class ExecSpace, class Value, class Offset, class XL, class YL>
+void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+                        const Labels& labels, std::int32_t nrows, const MultiXView<Value, XL, typename ExecSpace::memory_space>& X,
+                        const MultiYView<Value, YL, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
+                        const Workspace<ExecSpace, Value>& ws, int col0, int nk) {
+  const LaunchParams& p = c.launch;
+  const int chunk = static_cast<int>(p.chunk_size);
+  const KernelView<std::int64_t*, typename ExecSpace::memory_space> cursors = ws.cursors;
+  auto base = [&](auto& f) {
+    f.X = X;
+    f.Y = Y;
+    f.alpha = alpha;
+    f.beta = beta;
+    f.col0 = col0;
+    f.nk = nk;
+  };
+  if (c.format == Format::csr) {
+    auto fill = [&](auto& f) {
+      base(f);
+      f.row_ptr = st.csr.row_ptr;
+      f.col_idx = st.csr.col_idx;
+      f.values = st.csr.values;
+      f.partition = st.partition;
+    };
+    if (c.mapping == Mapping::thread_per_row) {
+      MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
+      fill(f);
+      launch_range(space, labels.kernel, c.schedule, nrows, p.num_blocks, chunk, f, cursors);
+    } else {
+      MultiCsrTeamPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
+      fill(f);
+      f.nrows = nrows;
+      f.rows_per_team = p.rows_per_team;
+      f.vector_length = p.vector_length;
+      launch_teams(space, labels.kernel, c.schedule, p, f, cursors);
+    }
+    return;
+  }
+  const auto& S = st.sell;
+  auto fill = [&](auto& f) {
+    base(f);
+    f.slice_ptr = S.slice_ptr;
+    f.row_len = S.row_len;
+    f.perm = S.perm;
+    f.col_idx = S.col_idx;
+    f.values = S.values;
+    f.partition = st.partition;
+    f.partial = ws.partial;
+    f.nrows = nrows;
+    f.npos = S.npos;
+    f.nslices = static_cast<std::int32_t>(S.nslices());
+    f.log2_c = st.log2_c;
+    f.permuted_output = c.keep_permuted;
+  };
+  if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
+    MultiSellSlices<ExecSpace, Value, K, BetaZero, XL, YL> f;  // work items are slices, as the plan's
+    fill(f);
+    launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors);
+  } else if (c.mapping == Mapping::thread_per_row) {
+    MultiSellRowPerThread<ExecSpace, Value, K, BetaZero, XL, YL> f;
+    fill(f);
+    launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+  } else {
+    MultiSellSlicePerTeam<ExecSpace, Value, K, BetaZero, XL, YL> f;
+    fill(f);
+    f.slices_per_team = p.slices_per_team;
+    launch_teams(space, labels.kernel, c.schedule, p, f, cursors);
+  }
+  if (p.long_rows == 0) return;
+  if (p.long_split) {
+    MultiSellCombinePieces<ExecSpace, Value, K, BetaZero, XL, YL> g;
+    base(g);
+    g.long_rows = S.long_rows;
+    g.piece_ptr = S.piece_ptr;
+    g.partial = ws.partial;
+    Kokkos::parallel_for(labels.long_rows, Kokkos::RangePolicy<ExecSpace>(space, 0, p.long_rows), g);
+    return;
+  }
+  MultiSellLongRows<ExecSpace, Value, K, BetaZero, XL, YL> g;
+  base(g);
+  g.long_rows = S.long_rows;
+  g.long_pos = S.long_pos;
+  g.long_row_ptr = S.long_row_ptr;
+  g.col_idx = S.long_col_idx;
+  g.values = S.long_values;
+  g.nlong = static_cast<std::int32_t>(p.long_rows);
+  g.rows_per_team = p.long_team_size;
+  g.vector_length = p.long_vector_length;
+  g.permuted_output = c.keep_permuted;
+  const std::int64_t league = (p.long_rows + p.long_team_size - 1) / p.long_team_size;
+  Kokkos::parallel_for(labels.long_rows,
+                       Kokkos::TeamPolicy<ExecSpace>(space, league, p.long_team_size, p.long_vector_length), g);
+}
+
+/// Y = alpha A X + beta Y with the plan's kernel, block by block of max_columns_per_pass
+/// columns (`empty`: alpha == 0 or no entries, Y = beta Y). Blocks run in order on `space`,
+/// so they share the workspace's piece sums.
+template <bool BetaZero, class ExecSpace, class Value, class Offset, class XL, class YL>
+void launch_multi(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+                  const Labels& labels, std::int32_t nrows, bool empty,
+                  const MultiXView<Value, XL, typename ExecSpace::memory_space>& X,
+                  const MultiYView<Value, YL, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
+                  const Workspace<ExecSpace, Value>& ws) {
+  if (empty) {
+    Kokkos::parallel_for("pspmv::scale_y::multi", Kokkos::RangePolicy<ExecSpace>(space, 0, nrows),
+                         MultiScaleY<ExecSpace, Value, BetaZero, YL>{Y, beta});
+    return;
+  }
+  const int k = static_cast<int>(X.extent(1));
+  for (int col0 = 0; col0 < k; col0 += max_columns_per_pass) {
+    const int nk = std::min(max_columns_per_pass, k - col0);
+    if (nk == 1)
+      launch_multi_block<1, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    else if (nk == 2)
+      launch_multi_block<2, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    else if (nk <= 4)
+      launch_multi_block<4, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    else if (nk <= 8)
+      launch_multi_block<8, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    else
+      launch_multi_block<16, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+  }
+}
+
+}  // namespace detail
+}  // namespace pspmv

@@ -1,0 +1,221 @@
+// Several vectors at once (Y = alpha A X + beta Y, X and Y of k columns): every format x
+// mapping x schedule on every enabled execution space, k in {1, 2, 3, 8, 16} and 17 (two passes),
+// LayoutLeft and LayoutRight, rectangular matrices with empty and long rows, each column against
+// the long-double reference; beta == 0 on a Y of NaN and Inf; the checks of the arguments.
+#include "test_util.hpp"
+
+using namespace pspmv_test;
+
+namespace {
+
+template <class Cfg>
+class MultiTest : public ConfigTest<Cfg> {
+ public:
+  using Exec = typename Cfg::exec;
+  using Value = typename Cfg::value;
+  using Offset = typename Cfg::offset;
+  using Host = typename ConfigTest<Cfg>::Host;
+  using PlanT = typename ConfigTest<Cfg>::PlanT;
+
+  /// X column q, entry j: a value of Value's precision, different per column.
+  static double x_value(std::int32_t j, int q) {
+    return static_cast<double>(static_cast<Value>(std::sin(0.37 * j + 1.1 * q + 0.2)));
+  }
+  /// Y0 row i, column q: NaN and +-Inf when beta == 0 (must not survive), else a value.
+  static double y0_value(std::int32_t i, int q, double beta) {
+    if (beta == 0.0)
+      return (i + q) % 3 == 0 ? std::numeric_limits<double>::quiet_NaN()
+                              : ((i + q) % 3 == 1 ? 1.0 : -1.0) * std::numeric_limits<double>::infinity();
+    return static_cast<double>(static_cast<Value>(std::cos(0.29 * i - 0.7 * q)));
+  }
+
+  /// Y = alpha A X + beta Y0 with `plan` for X of layout XL and Y of layout YL, k columns,
+  /// each column checked against the reference.
+  template <class XL, class YL>
+  static void check_k(const Host& A, const PlanT& plan, int k, double alpha, double beta, const std::string& what) {
+    Kokkos::View<Value**, XL, typename PlanT::memory_space> X("X", A.ncols, k);
+    Kokkos::View<Value**, YL, typename PlanT::memory_space> Y("Y", A.nrows, k);
+    auto hx = Kokkos::create_mirror_view(X);
+    auto hy = Kokkos::create_mirror_view(Y);
+    // Each value computed once and given to both the kernel and the reference: two loops that
+    // recompute x_value may contract its multiply-adds differently.
+    std::vector<std::vector<double>> xs(k, std::vector<double>(A.ncols)), ys(k, std::vector<double>(A.nrows));
+    for (int q = 0; q < k; ++q) {
+      for (std::int32_t j = 0; j < A.ncols; ++j) {
+        xs[q][j] = static_cast<double>(static_cast<Value>(x_value(j, q)));
+        hx(j, q) = static_cast<Value>(xs[q][j]);
+      }
+      for (std::int32_t i = 0; i < A.nrows; ++i) {
+        ys[q][i] = beta == 0.0 ? y0_value(i, q, beta) : static_cast<double>(static_cast<Value>(y0_value(i, q, beta)));
+        hy(i, q) = static_cast<Value>(ys[q][i]);
+      }
+    }
+    Kokkos::deep_copy(X, hx);
+    Kokkos::deep_copy(Y, hy);
+    plan.multiply(static_cast<Value>(alpha), X, static_cast<Value>(beta), Y);
+    Kokkos::fence();
+    Kokkos::deep_copy(hy, Y);
+    std::vector<double> got(A.nrows);
+    for (int q = 0; q < k; ++q) {
+      const std::vector<double>& x = xs[q];
+      const std::vector<double>& y0 = ys[q];
+      for (std::int32_t i = 0; i < A.nrows; ++i) got[i] = static_cast<double>(hy(i, q));
+      const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
+      ASSERT_TRUE(matches_reference(A, got, ref))
+          << what << " [" << plan.describe() << "] k=" << k << " column " << q << " alpha=" << alpha
+          << " beta=" << beta << (std::is_same<XL, Kokkos::LayoutRight>::value ? " X right" : " X left")
+          << (std::is_same<YL, Kokkos::LayoutRight>::value ? " Y right" : " Y left");
+    }
+  }
+
+  /// Every k and layout, beta == 0 (NaN-filled Y) and beta != 0, on the plan of `opt`.
+  static void check_plan(const Host& A, const pspmv::AnalyzeOptions& opt, const std::string& what) {
+    const PlanT plan = pspmv::analyze<Exec>(A, opt);
+    for (int k : {1, 2, 3, 8, 16}) {
+      check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, 1.5, 0.0, what);
+      check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, 1.5, 0.0, what);
+      check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, -0.5, 2.0, what);
+      check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, -0.5, 2.0, what);
+    }
+    check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 17, -0.5, 2.0, what);  // X and Y differ; two passes
+    check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 5, 1.5, 0.0, what);
+  }
+
+  /// Every format x mapping x schedule: CSR; SELL plain, with long rows in a lane-shared part
+  /// and split into pieces; small chunks and teams.
+  static void check_all_variants(const Host& A, const std::string& what) {
+    for (auto m : pspmv::all_mappings)
+      for (auto s : pspmv::all_schedules) {
+        if (!pspmv::schedule_runs(s, m, pspmv::ExecTraits<Exec>::is_gpu)) continue;
+        pspmv::AnalyzeOptions opt;
+        opt.mapping = m;
+        opt.schedule = s;
+        const std::string tag = what + " " + pspmv::to_string(m) + "/" + pspmv::to_string(s);
+        opt.format = pspmv::Format::csr;
+        check_plan(A, opt, tag + " csr");
+        opt.chunk_size = 3;
+        opt.vector_length = 4;
+        opt.team_size = Exec().concurrency() >= 2 ? 2 : 1;
+        opt.num_blocks = 5;
+        check_plan(A, opt, tag + " csr small-chunks");
+        opt = pspmv::AnalyzeOptions{};
+        opt.mapping = m;
+        opt.schedule = s;
+        opt.format = pspmv::Format::sell;
+        opt.slice_height = 8;
+        opt.sigma = 64;
+        opt.sell_long_row = -1;
+        check_plan(A, opt, tag + " sell C=8");
+        opt.sell_long_row = 4;
+        for (const bool split : {false, true}) {
+          opt.sell_long_split = split;
+          check_plan(A, opt, tag + (split ? " sell long>4 split" : " sell long>4 lanes"));
+        }
+      }
+  }
+};
+
+/// Each space with f64 and f32 (one offset width each: the kernels' offsets are those of the
+/// one-vector kernels, which test_spmv.cpp runs at both widths).
+using MultiConfigs = ::testing::Types<
+#if defined(KOKKOS_ENABLE_CUDA)
+    Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
+#endif
+    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
+
+TYPED_TEST_SUITE(MultiTest, MultiConfigs, ConfigNames);
+
+/// Rows of 0 to 40 entries, empty ones at the start, middle and end, and a few of 150.
+template <class V, class O>
+pspmv::HostCsr<V, O> rows_mixed(std::int32_t nrows, std::int32_t ncols) {
+  return from_rows<V, O>(nrows, ncols, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    const bool empty = i < 5 || (i >= nrows / 2 && i < nrows / 2 + 9) || i >= nrows - 4 || i % 11 == 3;
+    const std::int32_t len = empty ? 0 : (i % 37 == 0 ? std::min<std::int32_t>(150, ncols) : 1 + i % 40);
+    for (std::int32_t k = 0; k < len; ++k) c.push_back(static_cast<std::int32_t>((i * 7LL + k * 13LL) % ncols));
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+}
+
+TYPED_TEST(MultiTest, WideMatrixEveryVariant) {
+  this->check_all_variants(rows_mixed<typename TestFixture::Value, typename TestFixture::Offset>(301, 517), "301x517");
+}
+
+TYPED_TEST(MultiTest, TallMatrixEveryVariant) {
+  this->check_all_variants(rows_mixed<typename TestFixture::Value, typename TestFixture::Offset>(517, 203), "517x203");
+}
+
+TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  this->check_plan(pspmv::generate_skewed<V, O>(1024), {}, "skewed auto");
+  this->check_plan(pspmv::generate_random<V, O>(700, 650, 6.0, 17), {}, "random auto");
+  this->check_plan(from_rows<V, O>(64, 64, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "nnz0");
+  this->check_plan(from_rows<V, O>(9, 0, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "9x0");
+  this->check_plan(from_rows<V, O>(0, 9, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "0x9");
+}
+
+TYPED_TEST(MultiTest, AlphaZeroOnlyScalesAndZeroColumns) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const auto A = pspmv::generate_random<V, O>(300, 300, 5.0, 3);
+  const auto plan = pspmv::analyze<typename TestFixture::Exec>(A);
+  this->template check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, 4, 0.0, 3.0, "alpha=0");
+  this->template check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, 3, 0.0, 0.0, "alpha=0 beta=0");
+  // k = 0: nothing to do, no error.
+  Kokkos::View<V**, Kokkos::LayoutRight, typename TestFixture::PlanT::memory_space> X("X", 300, 0), Y("Y", 300, 0);
+  EXPECT_NO_THROW(plan.multiply(V(1), X, V(0), Y));
+}
+
+TYPED_TEST(MultiTest, ChecksShapesAndOverlap) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Mem = typename TestFixture::PlanT::memory_space;
+  const auto A = pspmv::generate_random<V, O>(40, 30, 4.0, 3);
+  const auto plan = pspmv::analyze<typename TestFixture::Exec>(A);
+  Kokkos::View<V**, Kokkos::LayoutRight, Mem> X("X", 30, 4), Y("Y", 40, 4), Xbad("Xbad", 40, 4), Ybad("Ybad", 30, 4),
+      Y3("Y3", 40, 3);
+  EXPECT_NO_THROW(plan.multiply(V(1), X, V(0), Y));
+  try {
+    plan.multiply(V(1), Xbad, V(0), Y);
+    ADD_FAILURE() << "X of 40 rows for a matrix of 30 columns was accepted";
+  } catch (const pspmv::DimensionError& e) {
+    EXPECT_EQ(e.expected(), 30);
+    EXPECT_EQ(e.got(), 40);
+    EXPECT_NE(std::string(e.what()).find("rows of X"), std::string::npos) << e.what();
+  }
+  try {
+    plan.multiply(V(1), X, V(0), Ybad);
+    ADD_FAILURE() << "Y of 30 rows for a matrix of 40 rows was accepted";
+  } catch (const pspmv::DimensionError& e) {
+    EXPECT_EQ(e.expected(), 40);
+    EXPECT_EQ(e.got(), 30);
+  }
+  try {
+    plan.multiply(V(1), X, V(0), Y3);
+    ADD_FAILURE() << "X of 4 columns with Y of 3 was accepted";
+  } catch (const pspmv::DimensionError& e) {
+    EXPECT_EQ(e.expected(), 4);
+    EXPECT_EQ(e.got(), 3);
+    EXPECT_NE(std::string(e.what()).find("columns"), std::string::npos) << e.what();
+  }
+  // X and Y sharing memory: a square matrix and the same View twice, or two windows of one.
+  const auto S = pspmv::generate_random<V, O>(40, 40, 4.0, 5);
+  const auto square = pspmv::analyze<typename TestFixture::Exec>(S);
+  EXPECT_THROW(square.multiply(V(1), Y, V(0), Y), pspmv::InvalidArgument);
+  Kokkos::View<V**, Kokkos::LayoutLeft, Mem> Z("Z", 40, 6);
+  const auto Z1 = Kokkos::subview(Z, Kokkos::ALL, std::make_pair(0, 3));
+  const auto Z2 = Kokkos::subview(Z, Kokkos::ALL, std::make_pair(2, 5));
+  EXPECT_THROW(square.multiply(V(1), Z1, V(0), Z2), pspmv::InvalidArgument);
+  // Disjoint windows of one View are no overlap.
+  const auto Z3 = Kokkos::subview(Z, Kokkos::ALL, std::make_pair(3, 6));
+  EXPECT_NO_THROW(square.multiply(V(1), Z1, V(0), Z3));
+  Kokkos::fence();
+}
+
+}  // namespace
