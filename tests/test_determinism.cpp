@@ -141,6 +141,9 @@ TYPED_TEST(DeterminismTest, DeterministicPlansAgreeWhateverTheLaunch) {
   opt.format = pspmv::Format::sell;
   opt.sell_long_row = 16;
   EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
+  opt.sell_long_row = 0;
+  opt.sell_long_split = true;
+  EXPECT_THROW(pspmv::analyze<Exec>(A, opt), pspmv::InvalidArgument);
 }
 
 }  // namespace

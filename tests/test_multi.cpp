@@ -111,6 +111,12 @@ class MultiTest : public ConfigTest<Cfg> {
           opt.sell_long_split = split;
           check_plan(A, opt, tag + (split ? " sell long>4 split" : " sell long>4 lanes"));
         }
+        // 16-bit column offsets per slice (SellMatrix::compressed), with split long rows too.
+        opt.compress = true;
+        check_plan(A, opt, tag + " sell compressed long>4 split");
+        opt.sell_long_row = -1;
+        opt.sell_long_split.reset();
+        check_plan(A, opt, tag + " sell compressed");
       }
   }
 };
@@ -148,6 +154,34 @@ TYPED_TEST(MultiTest, WideMatrixEveryVariant) {
 
 TYPED_TEST(MultiTest, TallMatrixEveryVariant) {
   this->check_all_variants(rows_mixed<typename TestFixture::Value, typename TestFixture::Offset>(517, 203), "517x203");
+}
+
+// Compressed slices beside wide ones (columns spanning more than 65,536), every mapping and
+// schedule: each slice's columns read in its own width.
+TYPED_TEST(MultiTest, CompressedAndWideSlices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  const std::int32_t ncols = 200000;
+  const auto A = from_rows<V, O>(400, ncols, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < 1 + i % 9; ++k) c.push_back((i * 3 + k * 5) % 60);
+    if (i % 40 == 17) c.push_back(ncols - 1 - i);  // its slice spans > 65,536: kept wide
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  for (auto m : pspmv::all_mappings)
+    for (auto s : pspmv::all_schedules) {
+      if (!pspmv::schedule_runs(s, m, pspmv::ExecTraits<typename TestFixture::Exec>::is_gpu)) continue;
+      pspmv::AnalyzeOptions opt;
+      opt.format = pspmv::Format::sell;
+      opt.slice_height = 8;
+      opt.sigma = 1;
+      opt.compress = true;
+      opt.mapping = m;
+      opt.schedule = s;
+      this->check_plan(A, opt, "mixed spans " + pspmv::to_string(m) + "/" + pspmv::to_string(s));
+    }
 }
 
 TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {

@@ -151,6 +151,12 @@ TEST(PlanInput, HostCsrPlanSharesTheCallersArrays) {
   EXPECT_TRUE(again.analysis().shares_storage);
   EXPECT_EQ(again.analysis().shares_input, host_plan);
   EXPECT_EQ(product(again), product(copied));
+  // ...unless the new plan asks for its own copy.
+  t.copy_matrix = true;
+  const auto own = pspmv::analyze(Exec(), A, t, shared);
+  EXPECT_FALSE(own.analysis().shares_input);
+  EXPECT_NE(static_cast<const void*>(own.matrix().values.data()), static_cast<const void*>(A.values.data()));
+  EXPECT_EQ(product(own), product(copied));
 
   // The plan keeps the arrays alive after the caller's matrix is gone.
   std::vector<double> want = product(copied);

@@ -44,7 +44,8 @@ class Plan {
   using multivector_type = Kokkos::View<Value**, Layout, memory_space>;
 
   /// Analyzes A (validated first) for the instance `space`: row statistics, choose(), then
-  /// the storage it chose, copied into the space's memory. Prefer analyze() (analyze.hpp).
+  /// the storage it chose, in the space's memory (a host CSR plan holds A's arrays unless
+  /// AnalyzeOptions::copy_matrix). Prefer analyze() (analyze.hpp).
   /// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument as choose().
   Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {})
       : Plan(space, A, options.fingerprint, decide(space, A, options)) {}
@@ -88,8 +89,8 @@ class Plan {
     multiply(ExecSpace(), alpha, x, beta, y, workspace_);
   }
 
-  /// Y = alpha * A * X + beta * Y for k vectors at once (SpMM): X of ncols() x k and Y of
-  /// nrows() x k, rank-2 Views of Value in memory_space with LayoutRight or LayoutLeft (the two
+  /// Y = alpha * op(A) * X + beta * Y for k vectors at once (SpMM): X of x_length() x k and Y of
+  /// y_length() x k, rank-2 Views of Value in memory_space with LayoutRight or LayoutLeft (the two
   /// may differ), k >= 0. The plan's format, mapping and schedule, with each matrix entry read
   /// once for up to 16 columns (more take one pass per 16; detail/multi_kernels.hpp). The fast
   /// layout is LayoutRight on both backends: an entry's k values of X are contiguous. BLAS
@@ -144,7 +145,8 @@ class Plan {
   double analyze_seconds() const { return phases_.total; }
   /// The analysis phase by phase (seconds each; total = analyze_seconds()).
   const AnalysisPhases& analysis() const { return phases_; }
-  /// The plan's own CSR copy of the matrix (of A^T for a transpose plan), in memory_space (empty when format() is sell).
+  /// The plan's CSR of the matrix (of A^T for a transpose plan), in memory_space: the caller's
+  /// arrays when analysis().shares_input, else its own copy (empty when format() is sell).
   const matrix_type& matrix() const { return storage_.csr; }
   /// The plan's own SELL-C-sigma copy (empty when format() is csr).
   const sell_type& sell() const { return storage_.sell; }
@@ -325,7 +327,8 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       op_rows_(d.op(A).nrows),
       op_cols_(d.op(A).ncols),
       storage_(detail::build_storage(space, d.op(A), choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
-                                     like ? &like->choice_ : nullptr, d.copy_matrix, resident)),
+                                     like ? &like->choice_ : nullptr,
+                                     d.operation == Operation::transpose ? false : d.copy_matrix, resident)),
       workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
       labels_(detail::labels_of(choice_)),
       multi_labels_(detail::multi_labels_of(choice_)),
@@ -338,6 +341,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       source_row_ptr_(resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data()),
       has_fingerprint_(fingerprint) {
   d.order = detail::SellOrder{};  // released before the fingerprint pass
+  if (d.operation == Operation::transpose) d.phases.shares_input = false;  // A^T is the plan's own
   d.transposed = HostCsr<Value, Offset>{};
   const auto t = std::chrono::steady_clock::now();
   if (fingerprint) fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_ : pspmv::fingerprint(A);

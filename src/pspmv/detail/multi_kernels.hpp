@@ -157,20 +157,40 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayou
   KernelView<const Value*, memory_space> values;
   KernelView<const std::int32_t*, memory_space> partition;
   KernelView<Value*, memory_space> partial;
+  /// Compressed plan (SellMatrix::compressed): base column per slice (-1: wide), compressed
+  /// entries before each slice, 16-bit offsets (as SellViews).
+  KernelView<const std::int32_t*, memory_space> col_base;
+  KernelView<const std::int64_t*, memory_space> off_ptr;
+  KernelView<const std::uint16_t*, memory_space> col_off;
   std::int32_t nrows = 0, npos = 0, nslices = 0;
   int log2_c = 3;
   bool permuted_output = false;
+  bool compressed = false;
 
-  /// Row at permuted position p (entry j at slice_ptr(p / C) + j C + p % C), in entry order.
+  /// Row at permuted position p (entry j at slice_ptr(p / C) + j C + p % C; its column as
+  /// SellViews::row reads it), in entry order.
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t p) const {
     const std::int32_t s = p >> log2_c;
     const std::int32_t C = 1 << log2_c;
-    const std::int64_t base = slice_ptr(s) + (p - (s << log2_c));
+    const std::int32_t lane = p - (s << log2_c);
+    const std::int64_t base = slice_ptr(s) + lane;
     const std::int32_t len = row_len(p);
     if (len < 0) return;  // a long row: MultiSellLongRows or MultiSellCombinePieces
     sum_type sum;
-    const std::int64_t end = base + static_cast<std::int64_t>(len) * C;
-    for (std::int64_t k = base; k < end; k += C) this->add(sum, values(k), col_idx(k));
+    const std::int64_t n = static_cast<std::int64_t>(len) * C;
+    if (compressed) {
+      const std::int32_t first = col_base(s);
+      if (first >= 0) {
+        const std::int64_t o = off_ptr(s) + lane;
+        for (std::int64_t j = 0; j < n; j += C)
+          this->add(sum, values(base + j), first + static_cast<std::int32_t>(col_off(o + j)));
+      } else {
+        const std::int64_t w = base - off_ptr(s);
+        for (std::int64_t j = 0; j < n; j += C) this->add(sum, values(base + j), col_idx(w + j));
+      }
+    } else {
+      for (std::int64_t j = 0; j < n; j += C) this->add(sum, values(base + j), col_idx(base + j));
+    }
     finish(p, sum);
   }
   KOKKOS_INLINE_FUNCTION void finish(const std::int32_t p, const sum_type& sum) const {

@@ -72,7 +72,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     if (c.mapping == Mapping::thread_per_row) {
       MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
       fill(f);
-      launch_range(space, labels.kernel, c.schedule, nrows, p.num_blocks, chunk, f, cursors);
+      launch_range(space, labels.kernel, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
     } else {
       MultiCsrTeamPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
       fill(f);
@@ -98,15 +98,19 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     f.nslices = static_cast<std::int32_t>(S.nslices());
     f.log2_c = st.log2_c;
     f.permuted_output = c.keep_permuted;
+    f.compressed = S.compressed;
+    f.col_base = S.col_base;
+    f.off_ptr = S.off_ptr;
+    f.col_off = S.col_off;
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
     MultiSellSlices<ExecSpace, Value, K, BetaZero, XL, YL> f;  // work items are slices, as the plan's
     fill(f);
-    launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors);
+    launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
   } else if (c.mapping == Mapping::thread_per_row) {
     MultiSellRowPerThread<ExecSpace, Value, K, BetaZero, XL, YL> f;
     fill(f);
-    launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors);
+    launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
   } else {
     MultiSellSlicePerTeam<ExecSpace, Value, K, BetaZero, XL, YL> f;
     fill(f);

@@ -103,7 +103,12 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
   AnalysisPhases ph;
   Storage<ExecSpace, Value, Offset> st;
   const LaunchParams& p = choice.launch;
-  if (shared && shared_choice && same_storage(choice, *shared_choice)) {
+  // A CSR plan asked for its own copy does not share `like`'s storage when that holds A's arrays.
+  const bool shared_holds_input = shared && choice.format == Format::csr &&
+                                  static_cast<const void*>(shared->csr.values.data()) ==
+                                      static_cast<const void*>(A.values.data()) &&
+                                  A.nnz() > 0;
+  if (shared && shared_choice && same_storage(choice, *shared_choice) && !(copy_matrix && shared_holds_input)) {
     st.csr = shared->csr;
     st.sell = shared->sell;
     st.log2_c = shared->log2_c;

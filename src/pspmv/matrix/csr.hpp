@@ -220,7 +220,7 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const CsrMatrix<Value, Offse
 
 /// Host conversion between value and offset types, in parallel on the host threads.
 /// col_idx is shared with A (same type, read-only use), and so are the values when Value2 is
-/// Value.
+/// Value and row_ptr when Offset2 is Offset: changing the result's arrays changes A's.
 /// @throws InvalidArgument if nnz does not fit Offset2, or a finite value overflows Value2.
 template <class Value2, class Offset2, class Value, class Offset, class Ordinal>
 CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(

@@ -51,6 +51,7 @@ struct RowStats {
   /// sigma <= span_block) store 16-bit column offsets (SellMatrix::compressed). Computed in
   /// the row-statistics pass when compute_row_stats() is given the columns; -1 when not.
   double narrow_share = -1;
+  /// Rows per aligned block of narrow_share (a multiple of every SELL C, at least any sigma it covers).
   static constexpr std::int64_t span_block = 1024;
   /// Label of bucket b of the histogram, e.g. "0", "1", "2-3", "4-7".
   static std::string bucket_label(std::size_t b);

@@ -385,6 +385,8 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     if (o.sell_long_row > 0)
       throw InvalidArgument("AnalyzeOptions: deterministic keeps long rows in the slices; got sell_long_row = " +
                             std::to_string(o.sell_long_row));
+    if (o.sell_long_split.value_or(false))
+      throw InvalidArgument("AnalyzeOptions: deterministic keeps long rows in the slices; got sell_long_split = true");
     AnalyzeOptions d = o;
     d.deterministic = false;
     d.mapping = Mapping::thread_per_row;
