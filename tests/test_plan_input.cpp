@@ -284,8 +284,9 @@ TEST(PlanInput, ResidentNarrowShareIsTheHostOne) {
   EXPECT_EQ(resident, host);
   pspmv::AnalyzeOptions t;
   t.operation = pspmv::Operation::transpose;
-  EXPECT_THROW(analyze_resident<pspmv::Plan<Exec, double, std::int64_t>>(pspmv::copy_to<Mem>(A), t),
-               pspmv::InvalidArgument);
+  using PlanT = pspmv::Plan<Exec, double, std::int64_t>;
+  const auto dA = pspmv::copy_to<Mem>(A);
+  EXPECT_THROW(analyze_resident<PlanT>(dA, t), pspmv::InvalidArgument);
 }
 
 // Invalid resident matrices throw what validate() throws for the host copy.
