@@ -217,6 +217,23 @@ class Plan {
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
            const workspace_type& workspace) const;
+  /// The several-vector multiply for each pair of layouts: not templates, so that the explicit
+  /// instantiations in libpspmv hold their kernels and a caller's translation unit compiles none.
+  template <class L>
+  using multi_x = detail::MultiXView<Value, L, memory_space>;
+  template <class L>
+  using multi_y = detail::MultiYView<Value, L, memory_space>;
+  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutRight>& X, Value beta,
+                 const multi_y<Kokkos::LayoutRight>& Y, const workspace_type& workspace) const;
+  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutRight>& X, Value beta,
+                 const multi_y<Kokkos::LayoutLeft>& Y, const workspace_type& workspace) const;
+  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutLeft>& X, Value beta,
+                 const multi_y<Kokkos::LayoutRight>& Y, const workspace_type& workspace) const;
+  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutLeft>& X, Value beta,
+                 const multi_y<Kokkos::LayoutLeft>& Y, const workspace_type& workspace) const;
+  template <class XL, class YL>
+  void launch_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X, Value beta, const multi_y<YL>& Y,
+                    const workspace_type& workspace) const;
   bool same_shape(const HostCsr<Value, Offset>& A) const {
     return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_;
   }
@@ -513,17 +530,35 @@ void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alph
   if (k == 1 && (std::is_same<XL, Kokkos::LayoutLeft>::value || X.stride(0) == 1) &&
       (std::is_same<YL, Kokkos::LayoutLeft>::value || Y.stride(0) == 1)) {
     // One vector with contiguous columns: the one-vector kernel (unmanaged views of the columns).
-    run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(
-        space, alpha, const_vector_type(X.data(), X.extent(0)), beta, vector_type(Y.data(), Y.extent(0)), workspace);
+    multiply(space, alpha, const_vector_type(X.data(), X.extent(0)), beta, vector_type(Y.data(), Y.extent(0)),
+             workspace);
     return;
   }
-  const detail::MultiXView<Value, XL, memory_space> kx = X;
-  const detail::MultiYView<Value, YL, memory_space> ky = Y;
+  run_multi(space, alpha, multi_x<XL>(X), beta, multi_y<YL>(Y), workspace);
+}
+
+#define PSPMV_PLAN_RUN_MULTI(XL, YL)                                                                              \
+  template <class ExecSpace, class Value, class Offset>                                                          \
+  void Plan<ExecSpace, Value, Offset>::run_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X,     \
+                                                 Value beta, const multi_y<YL>& Y, const workspace_type& ws) const { \
+    launch_multi<XL, YL>(space, alpha, X, beta, Y, ws);                                                          \
+  }
+PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutRight, Kokkos::LayoutRight)
+PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutRight, Kokkos::LayoutLeft)
+PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutLeft, Kokkos::LayoutRight)
+PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutLeft, Kokkos::LayoutLeft)
+#undef PSPMV_PLAN_RUN_MULTI
+
+template <class ExecSpace, class Value, class Offset>
+template <class XL, class YL>
+void Plan<ExecSpace, Value, Offset>::launch_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X,
+                                                  Value beta, const multi_y<YL>& Y,
+                                                  const workspace_type& workspace) const {
   const bool empty = alpha == Value(0) || nnz_ == 0;
   if (beta == Value(0))
-    detail::launch_multi<true>(space, storage_, choice_, multi_labels_, op_rows_, empty, kx, ky, alpha, beta, workspace);
+    detail::launch_multi<true>(space, storage_, choice_, multi_labels_, op_rows_, empty, X, Y, alpha, beta, workspace);
   else
-    detail::launch_multi<false>(space, storage_, choice_, multi_labels_, op_rows_, empty, kx, ky, alpha, beta, workspace);
+    detail::launch_multi<false>(space, storage_, choice_, multi_labels_, op_rows_, empty, X, Y, alpha, beta, workspace);
 }
 
 }  // namespace pspmv
