@@ -28,7 +28,7 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
                                         std::int64_t first, const std::int64_t end, const std::int64_t stride) {
   Value sum = 0;
   std::int64_t k = first;
-  if (Unroll > 1) {
+  if constexpr (Unroll > 1) {
     for (; k + (Unroll - 1) * stride < end; k += Unroll * stride) {
       std::int32_t c[Unroll];
       Value v[Unroll];
@@ -51,9 +51,9 @@ KOKKOS_INLINE_FUNCTION Value gather_dot(const ValuesView& values, const ColView&
       for (int u = 0; u < Unroll; ++u)
         if (k + u * stride < end) sum += v[u] * x(c[u]);
     }
-    return sum;
+  } else {
+    for (; k < end; k += stride) sum += values(k) * x(col_idx(k));
   }
-  for (; k < end; k += stride) sum += values(k) * x(col_idx(k));
   return sum;
 }
 
