@@ -1,6 +1,7 @@
 #pragma once
 /// @file extern_plans.hpp
-/// The Plan instantiations compiled once into libpspmv (backends/*/instantiate.cpp), declared
+/// The Plan instantiations compiled once into libpspmv (backends/*/instantiate_*.cpp, a file
+/// per value type so that a parallel build compiles them side by side), declared
 /// extern so that clients do not compile analysis and kernels again (analyze.hpp and tune.hpp
 /// include this). Other execution spaces or types still work: they are instantiated where used.
 
@@ -10,11 +11,12 @@
 
 #include "pspmv/plan.hpp"
 
-#define PSPMV_PLAN_TYPES(PREFIX, SPACE)                          \
-  PREFIX template class pspmv::Plan<SPACE, float, std::int32_t>;  \
-  PREFIX template class pspmv::Plan<SPACE, float, std::int64_t>;  \
-  PREFIX template class pspmv::Plan<SPACE, double, std::int32_t>; \
-  PREFIX template class pspmv::Plan<SPACE, double, std::int64_t>;
+#define PSPMV_PLAN_TYPES_OF(PREFIX, SPACE, VALUE)              \
+  PREFIX template class pspmv::Plan<SPACE, VALUE, std::int32_t>; \
+  PREFIX template class pspmv::Plan<SPACE, VALUE, std::int64_t>;
+#define PSPMV_PLAN_TYPES(PREFIX, SPACE)        \
+  PSPMV_PLAN_TYPES_OF(PREFIX, SPACE, float) \
+  PSPMV_PLAN_TYPES_OF(PREFIX, SPACE, double)
 
 #ifndef PSPMV_INSTANTIATING
 #if defined(KOKKOS_ENABLE_SERIAL)

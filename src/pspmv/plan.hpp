@@ -217,23 +217,13 @@ class Plan {
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
            const workspace_type& workspace) const;
-  /// The several-vector multiply for each pair of layouts: not templates, so that the explicit
-  /// instantiations in libpspmv hold their kernels and a caller's translation unit compiles none.
-  template <class L>
-  using multi_x = detail::MultiXView<Value, L, memory_space>;
-  template <class L>
-  using multi_y = detail::MultiYView<Value, L, memory_space>;
-  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutRight>& X, Value beta,
-                 const multi_y<Kokkos::LayoutRight>& Y, const workspace_type& workspace) const;
-  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutRight>& X, Value beta,
-                 const multi_y<Kokkos::LayoutLeft>& Y, const workspace_type& workspace) const;
-  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutLeft>& X, Value beta,
-                 const multi_y<Kokkos::LayoutRight>& Y, const workspace_type& workspace) const;
-  void run_multi(const ExecSpace& space, Value alpha, const multi_x<Kokkos::LayoutLeft>& X, Value beta,
-                 const multi_y<Kokkos::LayoutLeft>& Y, const workspace_type& workspace) const;
-  template <class XL, class YL>
-  void launch_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X, Value beta, const multi_y<YL>& Y,
-                    const workspace_type& workspace) const;
+  /// The several-vector multiply on X and Y seen as LayoutStride (any supported layout pair):
+  /// not a template, so that the explicit instantiations in libpspmv hold its kernels and a
+  /// caller's translation unit compiles none.
+  using multi_x = detail::MultiXView<Value, memory_space>;
+  using multi_y = detail::MultiYView<Value, memory_space>;
+  void run_multi(const ExecSpace& space, Value alpha, const multi_x& X, Value beta, const multi_y& Y,
+                 const workspace_type& workspace) const;
   bool same_shape(const HostCsr<Value, Offset>& A) const {
     return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_;
   }
@@ -264,7 +254,7 @@ class Plan {
   AnalysisPhases phases_;
 };
 
-// Out of the class, not inline: the explicit instantiations of backends/*/instantiate.cpp cover
+// Out of the class, not inline: the explicit instantiations of backends/*/instantiate_*.cpp cover
 // them, and extern_plans.hpp keeps an application from compiling them again.
 template <class ExecSpace, class Value, class Offset>
 typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide(
@@ -534,31 +524,14 @@ void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alph
              workspace);
     return;
   }
-  run_multi(space, alpha, multi_x<XL>(X), beta, multi_y<YL>(Y), workspace);
+  run_multi(space, alpha, multi_x(X), beta, multi_y(Y), workspace);
 }
 
-#define PSPMV_PLAN_RUN_MULTI(XL, YL)                                                                              \
-  template <class ExecSpace, class Value, class Offset>                                                          \
-  void Plan<ExecSpace, Value, Offset>::run_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X,     \
-                                                 Value beta, const multi_y<YL>& Y, const workspace_type& ws) const { \
-    launch_multi<XL, YL>(space, alpha, X, beta, Y, ws);                                                          \
-  }
-PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutRight, Kokkos::LayoutRight)
-PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutRight, Kokkos::LayoutLeft)
-PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutLeft, Kokkos::LayoutRight)
-PSPMV_PLAN_RUN_MULTI(Kokkos::LayoutLeft, Kokkos::LayoutLeft)
-#undef PSPMV_PLAN_RUN_MULTI
-
 template <class ExecSpace, class Value, class Offset>
-template <class XL, class YL>
-void Plan<ExecSpace, Value, Offset>::launch_multi(const ExecSpace& space, Value alpha, const multi_x<XL>& X,
-                                                  Value beta, const multi_y<YL>& Y,
-                                                  const workspace_type& workspace) const {
-  const bool empty = alpha == Value(0) || nnz_ == 0;
-  if (beta == Value(0))
-    detail::launch_multi<true>(space, storage_, choice_, multi_labels_, op_rows_, empty, X, Y, alpha, beta, workspace);
-  else
-    detail::launch_multi<false>(space, storage_, choice_, multi_labels_, op_rows_, empty, X, Y, alpha, beta, workspace);
+void Plan<ExecSpace, Value, Offset>::run_multi(const ExecSpace& space, Value alpha, const multi_x& X, Value beta,
+                                               const multi_y& Y, const workspace_type& workspace) const {
+  detail::launch_multi(space, storage_, choice_, multi_labels_, op_rows_, alpha == Value(0) || nnz_ == 0, X, Y, alpha,
+                       beta, workspace);
 }
 
 }  // namespace pspmv

@@ -4,9 +4,10 @@
 /// once as functors templated on the execution space, one per kernel of csr_kernels.hpp and
 /// sell_kernels.hpp, launched under the same schedules (schedules.hpp).
 ///
-/// A launch computes a block of K columns (K in 1, 2, 4, 8, 16: a compile-time bucket, so that
+/// A launch computes a block of K columns (K in 2, 4, 8, 16: a compile-time bucket, so that
 /// the K sums of a row live in registers): each matrix entry is read once and multiplied into
-/// K sums. A block of nk < K columns (k = 3 runs in the K = 4 bucket) repeats its last column
+/// K sums. A block of nk < K columns (k = 3 runs in the K = 4 bucket, a single strided column
+/// in the K = 2 one) repeats its last column
 /// in the spare sums and stores only nk; more than 16 columns take several blocks, each a
 /// pass over the matrix. Each column's sum adds a row's entries in the order of the one-vector
 /// kernel of the same mapping (thread-owned rows: entry order; lane-shared rows: lane l takes
@@ -44,20 +45,25 @@ struct MultiSum {
   }
 };
 
-template <class Value, class Layout, class Mem>
-using MultiXView = Kokkos::View<const Value**, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
-template <class Value, class Layout, class Mem>
-using MultiYView = Kokkos::View<Value**, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+/// X and Y as the kernels see them: LayoutStride, which both LayoutRight and LayoutLeft convert
+/// to, so that one instantiation serves every pair of layouts (the strides are run-time values;
+/// X(c, q) is one multiply-add of them either way).
+template <class Value, class Mem>
+using MultiXView = Kokkos::View<const Value**, Kokkos::LayoutStride, Mem,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
+template <class Value, class Mem>
+using MultiYView = Kokkos::View<Value**, Kokkos::LayoutStride, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 /// The caller's X and Y, the block's columns [col0, col0 + nk) and the BLAS scalars.
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
+template <class ExecSpace, class Value, int K>
 struct MultiBase {
   using memory_space = typename ExecSpace::memory_space;
   using sum_type = MultiSum<Value, K>;
-  MultiXView<Value, XLayout, memory_space> X;
-  MultiYView<Value, YLayout, memory_space> Y;
+  MultiXView<Value, memory_space> X;
+  MultiYView<Value, memory_space> Y;
   Value alpha;
   Value beta;
+  bool beta_zero = false;  ///< beta == 0: Y is written without being read (a run-time test per row)
   int col0 = 0;  ///< first column of the block
   int nk = K;    ///< columns of the block (1 <= nk <= K)
 
@@ -66,15 +72,14 @@ struct MultiBase {
     const int last = nk - 1;
     for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
   }
-  /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read with BetaZero).
+  /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read when beta_zero).
   KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const sum_type& s) const {
-    for (int q = 0; q < K; ++q) {
-      if (q >= nk) break;
-      if constexpr (BetaZero) {
-        Y(i, col0 + q) = alpha * s.v[q];
-      } else {
-        Y(i, col0 + q) = alpha * s.v[q] + beta * Y(i, col0 + q);
-      }
+    if (beta_zero) {
+      for (int q = 0; q < K; ++q)
+        if (q < nk) Y(i, col0 + q) = alpha * s.v[q];
+    } else {
+      for (int q = 0; q < K; ++q)
+        if (q < nk) Y(i, col0 + q) = alpha * s.v[q] + beta * Y(i, col0 + q);
     }
   }
   /// The K sums of entries [begin, end) shared by the `lanes` vector lanes of the calling
@@ -94,8 +99,8 @@ struct MultiBase {
 };
 
 /// CSR, a thread per row (CsrThreadPerRow's shape). RowsTag: a row; BlocksTag: a block of rows.
-template <class ExecSpace, class Value, class Offset, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, class Offset, int K>
+struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   KernelView<const Offset*, memory_space> row_ptr;
   KernelView<const std::int32_t*, memory_space> col_idx;
@@ -117,8 +122,8 @@ struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, 
 
 /// CSR, a team per row (CsrTeamPerRow's shape): team threads take rows, the vector lanes of a
 /// thread share one.
-template <class ExecSpace, class Value, class Offset, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, class Offset, int K>
+struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t nrows = 0;
   std::int32_t rows_per_team = 1;
@@ -146,8 +151,8 @@ struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, Be
 
 /// SELL-C-sigma's arrays (SellViews) for several vectors. A piece of a split long row leaves
 /// its nk sums in partial(piece * max_columns_per_pass + q).
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellViews : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   using sum_type = MultiSum<Value, K>;
   KernelView<const std::int64_t*, memory_space> slice_ptr;
@@ -212,8 +217,8 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayou
 };
 
 /// SELL, a thread per row (SellRowPerThread). RowsTag: a position; BlocksTag: a block of slices.
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -224,8 +229,8 @@ struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, BetaZero, XLa
 /// SELL, a thread per slice (the work items of a host's SellSliceColumns plan), its rows one
 /// after the other: the K sums of a row already fill the SIMD lanes that C rows fill with one
 /// vector. RowsTag: a slice; BlocksTag: a block of slices.
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { this->slice(s); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -234,8 +239,8 @@ struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, 
 };
 
 /// SELL, a slice per team thread with its vector lanes on the slice's rows (SellSlicePerTeam).
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t slices_per_team = 1;
 
@@ -264,8 +269,8 @@ struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K, BetaZero, XLa
 
 /// SELL's long rows kept out of the slices (SellLongRows): a row per team thread, its vector
 /// lanes sharing it.
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellLongRows : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellLongRows : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   KernelView<const std::int32_t*, memory_space> long_rows;
@@ -289,14 +294,14 @@ struct MultiSellLongRows : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLa
 };
 
 /// Split long rows: each column's piece sums added in piece order (SellCombinePieces).
-template <class ExecSpace, class Value, int K, bool BetaZero, class XLayout, class YLayout>
-struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout> {
+template <class ExecSpace, class Value, int K>
+struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   KernelView<const std::int32_t*, memory_space> long_rows;
   KernelView<const std::int64_t*, memory_space> piece_ptr;
   KernelView<const Value*, memory_space> partial;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
-    typename MultiBase<ExecSpace, Value, K, BetaZero, XLayout, YLayout>::sum_type s;
+    typename MultiBase<ExecSpace, Value, K>::sum_type s;
     for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q)
       for (int c = 0; c < K; ++c)
         if (c < this->nk) s.v[c] += partial(q * max_columns_per_pass + c);
@@ -304,20 +309,15 @@ struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K, BetaZero, XLayout
   }
 };
 
-/// Y = beta Y (0 with BetaZero, Y not read), every column: the alpha == 0 / nnz == 0 path.
-template <class ExecSpace, class Value, bool BetaZero, class YLayout>
+/// Y = beta Y (0 when beta_zero, Y not read), every column: the alpha == 0 / nnz == 0 path.
+template <class ExecSpace, class Value>
 struct MultiScaleY {
-  MultiYView<Value, YLayout, typename ExecSpace::memory_space> Y;
+  MultiYView<Value, typename ExecSpace::memory_space> Y;
   Value beta;
+  bool beta_zero = false;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t i) const {
     const int k = static_cast<int>(Y.extent(1));
-    for (int q = 0; q < k; ++q) {
-      if constexpr (BetaZero) {
-        Y(i, q) = Value(0);
-      } else {
-        Y(i, q) = beta * Y(i, q);
-      }
-    }
+    for (int q = 0; q < k; ++q) Y(i, q) = beta_zero ? Value(0) : beta * Y(i, q);
   }
 };
 

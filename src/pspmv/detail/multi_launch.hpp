@@ -45,10 +45,10 @@ void check_multi_call(std::int32_t nrows, std::int32_t ncols, const XView& X, co
 }
 
 /// One block of columns [col0, col0 + nk) in bucket K (nk <= K).
-template <int K, bool BetaZero, class ExecSpace, class Value, class Offset, class XL, class YL>
+template <int K, class ExecSpace, class Value, class Offset>
 void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
-                        const Labels& labels, std::int32_t nrows, const MultiXView<Value, XL, typename ExecSpace::memory_space>& X,
-                        const MultiYView<Value, YL, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
+                        const Labels& labels, std::int32_t nrows, const MultiXView<Value, typename ExecSpace::memory_space>& X,
+                        const MultiYView<Value, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
                         const Workspace<ExecSpace, Value>& ws, int col0, int nk) {
   const LaunchParams& p = c.launch;
   const int chunk = static_cast<int>(p.chunk_size);
@@ -58,6 +58,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     f.Y = Y;
     f.alpha = alpha;
     f.beta = beta;
+    f.beta_zero = beta == Value(0);
     f.col0 = col0;
     f.nk = nk;
   };
@@ -70,11 +71,11 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
       f.partition = st.partition;
     };
     if (c.mapping == Mapping::thread_per_row) {
-      MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
+      MultiCsrThreadPerRow<ExecSpace, Value, Offset, K> f;
       fill(f);
       launch_range(space, labels.kernel, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
     } else {
-      MultiCsrTeamPerRow<ExecSpace, Value, Offset, K, BetaZero, XL, YL> f;
+      MultiCsrTeamPerRow<ExecSpace, Value, Offset, K> f;
       fill(f);
       f.nrows = nrows;
       f.rows_per_team = p.rows_per_team;
@@ -104,22 +105,22 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     f.col_off = S.col_off;
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
-    MultiSellSlices<ExecSpace, Value, K, BetaZero, XL, YL> f;  // work items are slices, as the plan's
+    MultiSellSlices<ExecSpace, Value, K> f;  // work items are slices, as the plan's
     fill(f);
     launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
   } else if (c.mapping == Mapping::thread_per_row) {
-    MultiSellRowPerThread<ExecSpace, Value, K, BetaZero, XL, YL> f;
+    MultiSellRowPerThread<ExecSpace, Value, K> f;
     fill(f);
     launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
   } else {
-    MultiSellSlicePerTeam<ExecSpace, Value, K, BetaZero, XL, YL> f;
+    MultiSellSlicePerTeam<ExecSpace, Value, K> f;
     fill(f);
     f.slices_per_team = p.slices_per_team;
     launch_teams(space, labels.kernel, c.schedule, p, f, cursors);
   }
   if (p.long_rows == 0) return;
   if (p.long_split) {
-    MultiSellCombinePieces<ExecSpace, Value, K, BetaZero, XL, YL> g;
+    MultiSellCombinePieces<ExecSpace, Value, K> g;
     base(g);
     g.long_rows = S.long_rows;
     g.piece_ptr = S.piece_ptr;
@@ -127,7 +128,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     Kokkos::parallel_for(labels.long_rows, Kokkos::RangePolicy<ExecSpace>(space, 0, p.long_rows), g);
     return;
   }
-  MultiSellLongRows<ExecSpace, Value, K, BetaZero, XL, YL> g;
+  MultiSellLongRows<ExecSpace, Value, K> g;
   base(g);
   g.long_rows = S.long_rows;
   g.long_pos = S.long_pos;
@@ -146,30 +147,28 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
 /// Y = alpha A X + beta Y with the plan's kernel, block by block of max_columns_per_pass
 /// columns (`empty`: alpha == 0 or no entries, Y = beta Y). Blocks run in order on `space`,
 /// so they share the workspace's piece sums.
-template <bool BetaZero, class ExecSpace, class Value, class Offset, class XL, class YL>
+template <class ExecSpace, class Value, class Offset>
 void launch_multi(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
                   const Labels& labels, std::int32_t nrows, bool empty,
-                  const MultiXView<Value, XL, typename ExecSpace::memory_space>& X,
-                  const MultiYView<Value, YL, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
+                  const MultiXView<Value, typename ExecSpace::memory_space>& X,
+                  const MultiYView<Value, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
                   const Workspace<ExecSpace, Value>& ws) {
   if (empty) {
     Kokkos::parallel_for("pspmv::scale_y::multi", Kokkos::RangePolicy<ExecSpace>(space, 0, nrows),
-                         MultiScaleY<ExecSpace, Value, BetaZero, YL>{Y, beta});
+                         MultiScaleY<ExecSpace, Value>{Y, beta, beta == Value(0)});
     return;
   }
   const int k = static_cast<int>(X.extent(1));
   for (int col0 = 0; col0 < k; col0 += max_columns_per_pass) {
     const int nk = std::min(max_columns_per_pass, k - col0);
-    if (nk == 1)
-      launch_multi_block<1, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
-    else if (nk == 2)
-      launch_multi_block<2, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    if (nk <= 2)
+      launch_multi_block<2>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else if (nk <= 4)
-      launch_multi_block<4, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+      launch_multi_block<4>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else if (nk <= 8)
-      launch_multi_block<8, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+      launch_multi_block<8>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else
-      launch_multi_block<16, BetaZero>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+      launch_multi_block<16>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
   }
 }
 
