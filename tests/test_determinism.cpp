@@ -2,7 +2,8 @@
 // 1. every plan (format x mapping x schedule, long rows lane-shared or split, several vectors)
 //    gives bit-identical y on two multiplies of the same inputs, with its own or a new workspace;
 // 2. AnalyzeOptions::deterministic plans give one y bit for bit whatever the schedule, chunk
-//    size, block count and team sizes asked for, and choose() says so in the reason.
+//    size, block count, team sizes and (host) thread count asked for, and choose() says so in
+//    the reason.
 #include <cstring>
 
 #include "test_util.hpp"
@@ -105,28 +106,38 @@ TYPED_TEST(DeterminismTest, DeterministicPlansAgreeWhateverTheLaunch) {
   using Exec = typename TestFixture::Exec;
   const auto A = TestFixture::matrix();
   const auto x = TestFixture::make_x(A.ncols);
+  // On a host, also the number of threads a multiply runs on (0: chosen by the byte rule).
+  std::vector<int> thread_counts{0};
+  if constexpr (!pspmv::ExecTraits<Exec>::is_gpu) {
+    const int n = Exec().concurrency();
+    if (n > 1) thread_counts.insert(thread_counts.end(), {1, n > 2 ? n - 1 : 2, n});
+  }
   for (auto f : pspmv::all_formats) {
     std::vector<typename TestFixture::Value> want;
     std::string want_plan;
     for (auto s : pspmv::all_schedules) {
       if (!pspmv::schedule_runs(s, pspmv::Mapping::thread_per_row, pspmv::ExecTraits<Exec>::is_gpu)) continue;
       for (std::int64_t chunk : {0, 1, 5, 300}) {
-        pspmv::AnalyzeOptions opt;
-        opt.deterministic = true;
-        opt.format = f;
-        opt.schedule = s;
-        opt.chunk_size = chunk;
-        opt.num_blocks = chunk == 0 ? 0 : chunk + 2;
-        const auto plan = pspmv::analyze<Exec>(A, opt);
-        EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row);
-        EXPECT_EQ(plan.launch().long_rows, 0);
-        EXPECT_NE(plan.reason().find("deterministic"), std::string::npos) << plan.reason();
-        const auto y = TestFixture::product(plan, x);
-        if (want.empty()) {
-          want = y;
-          want_plan = plan.describe();
-        } else {
-          EXPECT_TRUE(TestFixture::same_bits(want, y)) << plan.describe() << " differs from " << want_plan;
+        for (const int threads : thread_counts) {
+          if (s == pspmv::Schedule::serial && threads > 1) continue;  // refused: serial runs on one thread
+          pspmv::AnalyzeOptions opt;
+          opt.deterministic = true;
+          opt.format = f;
+          opt.schedule = s;
+          opt.chunk_size = chunk;
+          opt.num_blocks = chunk == 0 ? 0 : chunk + 2;
+          opt.threads = threads;
+          const auto plan = pspmv::analyze<Exec>(A, opt);
+          EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row);
+          EXPECT_EQ(plan.launch().long_rows, 0);
+          EXPECT_NE(plan.reason().find("deterministic"), std::string::npos) << plan.reason();
+          const auto y = TestFixture::product(plan, x);
+          if (want.empty()) {
+            want = y;
+            want_plan = plan.describe();
+          } else {
+            EXPECT_TRUE(TestFixture::same_bits(want, y)) << plan.describe() << " differs from " << want_plan;
+          }
         }
       }
     }

@@ -67,10 +67,17 @@ struct MultiBase {
   int col0 = 0;  ///< first column of the block
   int nk = K;    ///< columns of the block (1 <= nk <= K)
 
+  bool x_unit = false;     ///< X's columns are adjacent (LayoutRight): X(c, .) read at constant offsets
+
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
   KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
     const int last = nk - 1;
-    for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
+    if (x_unit) {
+      const Value* xr = &X(c, col0);
+      for (int q = 0; q < K; ++q) s.v[q] += v * xr[q < nk ? q : last];
+    } else {
+      for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
+    }
   }
   /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read when beta_zero).
   KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const sum_type& s) const {

@@ -59,6 +59,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     f.alpha = alpha;
     f.beta = beta;
     f.beta_zero = beta == Value(0);
+    f.x_unit = X.stride(1) == 1;
     f.col0 = col0;
     f.nk = nk;
   };
