@@ -73,7 +73,9 @@ struct MultiBase {
   KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
     const int last = nk - 1;
     if (x_unit) {
-      const Value* xr = &X(c, col0);
+      // The raw row (X.data() is a plain pointer under every memory trait; X(c, q) may be a
+      // read-only load returning a value on a GPU, whose address cannot be taken).
+      const Value* xr = X.data() + static_cast<std::int64_t>(c) * static_cast<std::int64_t>(X.stride(0)) + col0;
       for (int q = 0; q < K; ++q) s.v[q] += v * xr[q < nk ? q : last];
     } else {
       for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
