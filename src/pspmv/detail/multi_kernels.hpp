@@ -47,7 +47,7 @@ struct MultiSum {
 
 /// X and Y as the kernels see them: LayoutStride, which both LayoutRight and LayoutLeft convert
 /// to, so that one instantiation serves every pair of layouts (the strides are run-time values;
-/// X(c, q) is one multiply-add of them either way).
+/// an X with adjacent columns is read at constant offsets from its row: MultiBase::add).
 template <class Value, class Mem>
 using MultiXView = Kokkos::View<const Value**, Kokkos::LayoutStride, Mem,
                                 Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
@@ -64,10 +64,9 @@ struct MultiBase {
   Value alpha;
   Value beta;
   bool beta_zero = false;  ///< beta == 0: Y is written without being read (a run-time test per row)
-  int col0 = 0;  ///< first column of the block
-  int nk = K;    ///< columns of the block (1 <= nk <= K)
-
   bool x_unit = false;     ///< X's columns are adjacent (LayoutRight): X(c, .) read at constant offsets
+  int col0 = 0;            ///< first column of the block
+  int nk = K;              ///< columns of the block (1 <= nk <= K)
 
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
   KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
