@@ -2,6 +2,8 @@
 // mapping x schedule on every enabled execution space, k in {1, 2, 3, 8, 16} and 17 (two passes),
 // LayoutLeft and LayoutRight, rectangular matrices with empty and long rows, each column against
 // the long-double reference; beta == 0 on a Y of NaN and Inf; the checks of the arguments.
+// The f32f64 configurations (a float matrix under double vectors: MixedPlan) run it all in
+// mixed precision, k = 1 being the one-vector kernels, in double's tolerance.
 #include "test_util.hpp"
 
 using namespace pspmv_test;
@@ -14,6 +16,7 @@ class MultiTest : public ConfigTest<Cfg> {
   using Exec = typename Cfg::exec;
   using Value = typename Cfg::value;
   using Offset = typename Cfg::offset;
+  using MValue = typename Cfg::matrix_value;
   using Host = typename ConfigTest<Cfg>::Host;
   using PlanT = typename ConfigTest<Cfg>::PlanT;
 
@@ -61,7 +64,7 @@ class MultiTest : public ConfigTest<Cfg> {
       const std::vector<double>& y0 = ys[q];
       for (std::int32_t i = 0; i < A.nrows; ++i) got[i] = static_cast<double>(hy(i, q));
       const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
-      ASSERT_TRUE(matches_reference(A, got, ref))
+      ASSERT_TRUE(matches_reference<Value>(A, got, ref))
           << what << " [" << plan.describe() << "] k=" << k << " column " << q << " alpha=" << alpha
           << " beta=" << beta << (std::is_same<XL, Kokkos::LayoutRight>::value ? " X right" : " X left")
           << (std::is_same<YL, Kokkos::LayoutRight>::value ? " Y right" : " Y left");
@@ -70,7 +73,7 @@ class MultiTest : public ConfigTest<Cfg> {
 
   /// Every k and layout, beta == 0 (NaN-filled Y) and beta != 0, on the plan of `opt`.
   static void check_plan(const Host& A, const pspmv::AnalyzeOptions& opt, const std::string& what) {
-    const PlanT plan = pspmv::analyze<Exec>(A, opt);
+    const PlanT plan = analyze_for<PlanT>(A, opt);
     for (int k : {1, 2, 3, 8, 16}) {
       check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, 1.5, 0.0, what);
       check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, 1.5, 0.0, what);
@@ -122,13 +125,18 @@ class MultiTest : public ConfigTest<Cfg> {
 };
 
 /// Each space with f64 and f32 (one offset width each: the kernels' offsets are those of the
-/// one-vector kernels, which test_spmv.cpp runs at both widths).
+/// one-vector kernels, which test_spmv.cpp runs at both widths), and where mixed precision is
+/// compiled (OpenMP, Cuda) a float matrix under double vectors: k = 1 runs the one-vector
+/// kernels, so every format x mapping x schedule of a mixed plan is checked here, in double's
+/// tolerance (a float sum would miss it).
 using MultiConfigs = ::testing::Types<
 #if defined(KOKKOS_ENABLE_CUDA)
     Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
+    Config<Kokkos::Cuda, double, std::int32_t, float>,
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
+    Config<Kokkos::OpenMP, double, std::int64_t, float>,
 #endif
     Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
 
@@ -149,17 +157,17 @@ pspmv::HostCsr<V, O> rows_mixed(std::int32_t nrows, std::int32_t ncols) {
 }
 
 TYPED_TEST(MultiTest, WideMatrixEveryVariant) {
-  this->check_all_variants(rows_mixed<typename TestFixture::Value, typename TestFixture::Offset>(301, 517), "301x517");
+  this->check_all_variants(rows_mixed<typename TestFixture::MValue, typename TestFixture::Offset>(301, 517), "301x517");
 }
 
 TYPED_TEST(MultiTest, TallMatrixEveryVariant) {
-  this->check_all_variants(rows_mixed<typename TestFixture::Value, typename TestFixture::Offset>(517, 203), "517x203");
+  this->check_all_variants(rows_mixed<typename TestFixture::MValue, typename TestFixture::Offset>(517, 203), "517x203");
 }
 
 // Compressed slices beside wide ones (columns spanning more than 65,536), every mapping and
 // schedule: each slice's columns read in its own width.
 TYPED_TEST(MultiTest, CompressedAndWideSlices) {
-  using V = typename TestFixture::Value;
+  using V = typename TestFixture::MValue;
   using O = typename TestFixture::Offset;
   const std::int32_t ncols = 70000;  // row i % 40 == 17 reaches column ncols - 1 - i >= 69,600
   const auto A = from_rows<V, O>(400, ncols, [&](std::int32_t i) {
@@ -185,7 +193,7 @@ TYPED_TEST(MultiTest, CompressedAndWideSlices) {
 }
 
 TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {
-  using V = typename TestFixture::Value;
+  using V = typename TestFixture::MValue;
   using O = typename TestFixture::Offset;
   this->check_plan(pspmv::generate_skewed<V, O>(1024), {}, "skewed auto");
   this->check_plan(pspmv::generate_random<V, O>(700, 650, 6.0, 17), {}, "random auto");
@@ -197,8 +205,9 @@ TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {
 TYPED_TEST(MultiTest, AlphaZeroOnlyScalesAndZeroColumns) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
-  const auto A = pspmv::generate_random<V, O>(300, 300, 5.0, 3);
-  const auto plan = pspmv::analyze<typename TestFixture::Exec>(A);
+  using PlanT = typename TestFixture::PlanT;
+  const auto A = pspmv::generate_random<typename TestFixture::MValue, O>(300, 300, 5.0, 3);
+  const auto plan = analyze_for<PlanT>(A);
   this->template check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, 4, 0.0, 3.0, "alpha=0");
   this->template check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, 3, 0.0, 0.0, "alpha=0 beta=0");
   // k = 0: nothing to do, no error.
@@ -210,8 +219,9 @@ TYPED_TEST(MultiTest, ChecksShapesAndOverlap) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Mem = typename TestFixture::PlanT::memory_space;
-  const auto A = pspmv::generate_random<V, O>(40, 30, 4.0, 3);
-  const auto plan = pspmv::analyze<typename TestFixture::Exec>(A);
+  using M = typename TestFixture::MValue;
+  const auto A = pspmv::generate_random<M, O>(40, 30, 4.0, 3);
+  const auto plan = analyze_for<typename TestFixture::PlanT>(A);
   Kokkos::View<V**, Kokkos::LayoutRight, Mem> X("X", 30, 4), Y("Y", 40, 4), Xbad("Xbad", 40, 4), Ybad("Ybad", 30, 4),
       Y3("Y3", 40, 3);
   EXPECT_NO_THROW(plan.multiply(V(1), X, V(0), Y));
@@ -239,8 +249,8 @@ TYPED_TEST(MultiTest, ChecksShapesAndOverlap) {
     EXPECT_NE(std::string(e.what()).find("columns"), std::string::npos) << e.what();
   }
   // X and Y sharing memory: a square matrix and the same View twice, or two windows of one.
-  const auto S = pspmv::generate_random<V, O>(40, 40, 4.0, 5);
-  const auto square = pspmv::analyze<typename TestFixture::Exec>(S);
+  const auto S = pspmv::generate_random<M, O>(40, 40, 4.0, 5);
+  const auto square = analyze_for<typename TestFixture::PlanT>(S);
   EXPECT_THROW(square.multiply(V(1), Y, V(0), Y), pspmv::InvalidArgument);
   Kokkos::View<V**, Kokkos::LayoutLeft, Mem> Z("Z", 40, 6);
   const auto Z1 = Kokkos::subview(Z, Kokkos::ALL, std::make_pair(0, 3));

@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "harness/reference.hpp"
@@ -56,15 +57,16 @@ inline std::vector<ManifestRow> read_manifest(const std::string& dir) {
 }
 
 /// Checks y against the long-double reference (pspmv::reference::compare: a tolerance of
-/// 4 eps(Value) (len_i + 2) scale_i). On failure reports the first bad row, the value got,
-/// the value wanted and the row's length.
-template <class Value, class Offset>
+/// 4 eps(Vector) (len_i + 2) scale_i, Vector the type y was summed in: A's value type unless
+/// given, double for a mixed-precision plan). On failure reports the first bad row, the value
+/// got, the value wanted and the row's length.
+template <class Vector = void, class Value, class Offset>
 ::testing::AssertionResult matches_reference(const pspmv::HostCsr<Value, Offset>& A,
                                              const std::vector<double>& got,
                                              const pspmv::reference::Result& ref) {
   if (got.size() != ref.y.size())
     return ::testing::AssertionFailure() << "length " << got.size() << " != " << ref.y.size();
-  const auto m = pspmv::reference::compare(A, got, ref);
+  const auto m = pspmv::reference::compare<Vector>(A, got, ref);
   if (m.count == 0) return ::testing::AssertionSuccess();
   const std::size_t i = static_cast<std::size_t>(m.first);
   return ::testing::AssertionFailure()
@@ -72,13 +74,23 @@ template <class Value, class Offset>
          << ", wanted " << ref.y[i] << ", row length " << (A.row_ptr(i + 1) - A.row_ptr(i));
 }
 
-/// Runs y = alpha A x + beta y0 on a plan made by analyze(A, opt) and checks it against the
-/// reference; y0 is NaN and +-Inf when beta == 0 (BLAS semantics: y must be overwritten,
+/// The plan PlanT of A: analyze(), or analyze_mixed() for a mixed-precision PlanT.
+template <class PlanT, class MValue, class Offset>
+PlanT analyze_for(const pspmv::HostCsr<MValue, Offset>& A, const pspmv::AnalyzeOptions& opt = {}) {
+  using Exec = typename PlanT::execution_space;
+  if constexpr (std::is_same<typename PlanT::value_type, MValue>::value) return pspmv::analyze<Exec>(A, opt);
+  else return pspmv::analyze_mixed(Exec(), A, opt);
+}
+
+/// Runs y = alpha A x + beta y0 on a plan made by analyze(A, opt) (x and y of Vector: A's value
+/// type unless given; double under a float A is a mixed-precision plan) and checks it against
+/// the reference; y0 is NaN and +-Inf when beta == 0 (BLAS semantics: y must be overwritten,
 /// never read). `what` names the case in a failure.
-template <class Exec, class Value, class Offset>
-void check_multiply(const pspmv::HostCsr<Value, Offset>& A, const pspmv::AnalyzeOptions& opt, double alpha,
+template <class Exec, class Vector = void, class MValue, class Offset>
+void check_multiply(const pspmv::HostCsr<MValue, Offset>& A, const pspmv::AnalyzeOptions& opt, double alpha,
                     double beta, const std::string& what, std::uint64_t seed = 7) {
-  using PlanT = pspmv::Plan<Exec, Value, Offset>;
+  using Value = std::conditional_t<std::is_void<Vector>::value, MValue, Vector>;
+  using PlanT = pspmv::Plan<Exec, Value, Offset, MValue>;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   std::vector<double> x(A.ncols), y0(A.nrows);
@@ -88,7 +100,7 @@ void check_multiply(const pspmv::HostCsr<Value, Offset>& A, const pspmv::Analyze
     y0[i] = beta == 0.0 ? (i % 3 == 0 ? std::numeric_limits<double>::quiet_NaN()
                                       : (i % 3 == 1 ? 1.0 : -1.0) * std::numeric_limits<double>::infinity())
                         : static_cast<double>(static_cast<Value>(dist(rng)));
-  PlanT plan = pspmv::analyze<Exec>(A, opt);
+  PlanT plan = analyze_for<PlanT>(A, opt);
   typename PlanT::vector_type dx("x", A.ncols), dy("y", A.nrows);
   auto hx = Kokkos::create_mirror_view(dx);
   auto hy = Kokkos::create_mirror_view(dy);
@@ -102,7 +114,7 @@ void check_multiply(const pspmv::HostCsr<Value, Offset>& A, const pspmv::Analyze
   std::vector<double> got(A.nrows);
   for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<double>(hy(i));
   const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
-  EXPECT_TRUE(matches_reference(A, got, ref))
+  EXPECT_TRUE(matches_reference<Value>(A, got, ref))
       << what << " [" << plan.describe() << "] alpha=" << alpha << " beta=" << beta;
 }
 
@@ -124,12 +136,14 @@ pspmv::HostCsr<Value, Offset> from_rows(std::int32_t nrows, std::int32_t ncols,
   return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
 }
 
-/// A test configuration: execution space, value type, offset type.
-template <class ExecSpace, class Value, class Offset>
+/// A test configuration: execution space, value type (x, y and the sums), offset type, and the
+/// matrix's value type (float under double values: a mixed-precision plan, MixedPlan).
+template <class ExecSpace, class Value, class Offset, class MatrixValue = Value>
 struct Config {
   using exec = ExecSpace;
   using value = Value;
   using offset = Offset;
+  using matrix_value = MatrixValue;
 };
 
 /// Every enabled execution space, each with both value and offset widths (typed tests).
@@ -144,13 +158,15 @@ using Configs = ::testing::Types<
 #endif
     Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
 
-/// Typed-test names: Space_f64_i32 and so on.
+/// Typed-test names: Space_f64_i32 and so on (Space_f32f64_i64: a float matrix, double vectors).
 class ConfigNames {
  public:
   template <class Cfg>
   static std::string GetName(int) {
     std::string s = Cfg::exec::name();
-    s += sizeof(typename Cfg::value) == 4 ? "_f32" : "_f64";
+    s += !std::is_same<typename Cfg::value, typename Cfg::matrix_value>::value ? "_f32f64"
+         : sizeof(typename Cfg::value) == 4                                   ? "_f32"
+                                                                              : "_f64";
     s += sizeof(typename Cfg::offset) == 4 ? "_i32" : "_i64";
     return s;
   }
@@ -163,12 +179,13 @@ class ConfigTest : public ::testing::Test {
   using Exec = typename Cfg::exec;
   using Value = typename Cfg::value;
   using Offset = typename Cfg::offset;
-  using Host = pspmv::HostCsr<Value, Offset>;
-  using PlanT = pspmv::Plan<Exec, Value, Offset>;
+  using MValue = typename Cfg::matrix_value;
+  using Host = pspmv::HostCsr<MValue, Offset>;
+  using PlanT = pspmv::Plan<Exec, Value, Offset, MValue>;
 
   static void check(const Host& A, const pspmv::AnalyzeOptions& opt, double alpha, double beta,
                     const std::string& what, std::uint64_t seed = 7) {
-    check_multiply<Exec>(A, opt, alpha, beta, what, seed);
+    check_multiply<Exec, Value>(A, opt, alpha, beta, what, seed);
   }
 };
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "pspmv/pspmv.hpp"
 
@@ -17,12 +18,14 @@ struct Floor {
   std::string method;  ///< how it was measured, for the report
 };
 
-/// Minimum bytes one y = A x moves: row_ptr, col_idx and values once, x once, y written once.
-template <class Value, class Offset>
+/// Minimum bytes one y = A x moves: row_ptr, col_idx and values once, x once, y written once;
+/// x and y of Vector (A's value type unless given: double under a float matrix in mixed precision).
+template <class Vector = void, class Value, class Offset>
 double min_bytes(const pspmv::HostCsr<Value, Offset>& A) {
+  using V = std::conditional_t<std::is_void<Vector>::value, Value, Vector>;
   return static_cast<double>(A.nrows + 1) * sizeof(Offset) +
          static_cast<double>(A.nnz()) * (sizeof(std::int32_t) + sizeof(Value)) +
-         static_cast<double>(A.ncols) * sizeof(Value) + static_cast<double>(A.nrows) * sizeof(Value);
+         static_cast<double>(A.ncols) * sizeof(V) + static_cast<double>(A.nrows) * sizeof(V);
 }
 
 /// Minimum seconds to read `bytes` (rounded down to doubles) once, streaming, with all OpenMP

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "pspmv/matrix/csr.hpp"
@@ -64,12 +65,15 @@ struct Mismatch {
   std::int64_t first = -1;
 };
 
-template <class Value, class Offset>
+/// The tolerance is that of Vector, the type y was computed in (A's value type unless given:
+/// a mixed-precision plan sums a float matrix in double).
+template <class Vector = void, class Value, class Offset>
 Mismatch compare(const HostCsr<Value, Offset>& A, const std::vector<double>& got, const Result& want) {
+  using Tol = std::conditional_t<std::is_void<Vector>::value, Value, Vector>;
   Mismatch m;
   for (std::size_t i = 0; i < got.size() && i < want.y.size(); ++i) {
     const double len = static_cast<double>(A.row_ptr(i + 1) - A.row_ptr(i));
-    if (!row_matches<Value>(got[i], want.y[i], want.scale[i], len)) {
+    if (!row_matches<Tol>(got[i], want.y[i], want.scale[i], len)) {
       if (m.first < 0) m.first = static_cast<std::int64_t>(i);
       ++m.count;
     }

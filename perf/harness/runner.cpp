@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <type_traits>
 
 #include "harness/context.hpp"
 #include "harness/dispatch.hpp"
@@ -99,13 +100,14 @@ void multiply_unrolled(PlanT& plan, int u, const X& x, const Y& y) {
 }
 
 /// The fields every record of A shares: the matrix, its statistics, the bytes and the floor.
-template <class Exec, class Value, class Offset>
+/// Vector: the type of x and y (A's value type, or double under a float A: "f32-f64").
+template <class Exec, class Vector, class Value, class Offset>
 Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, const BenchOptions& o) {
   const auto stats = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols);
   Record r;
   r.matrix = in.name;
   r.space = Exec().name();
-  r.precision = sizeof(Value) == 4 ? "f32" : "f64";
+  r.precision = !std::is_same<Vector, Value>::value ? "f32-f64" : sizeof(Value) == 4 ? "f32" : "f64";
   r.rows = A.nrows;
   r.cols = A.ncols;
   r.nnz = A.nnz();
@@ -115,7 +117,7 @@ Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, co
   r.offset_bits = 8 * sizeof(Offset);
   r.warmups = o.warmups;
   r.reps = o.reps;
-  r.bytes = min_bytes(A);
+  r.bytes = min_bytes<Vector>(A);
   return r;
 }
 
@@ -160,8 +162,17 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
   }
 }
 
-template <class Exec, class Value, class Offset>
-using PlanOf = pspmv::Plan<Exec, Value, Offset>;
+template <class Exec, class Value, class Offset, class MValue = Value>
+using PlanOf = pspmv::Plan<Exec, Value, Offset, MValue>;
+
+/// analyze() of A on Exec's default instance: a plan of A's value type, or under double vectors
+/// a float A's mixed-precision plan (analyze_mixed).
+template <class Exec, class Value, class MValue, class Offset>
+PlanOf<Exec, Value, Offset, MValue> analyze_as(const pspmv::HostCsr<MValue, Offset>& A,
+                                               const pspmv::AnalyzeOptions& opt) {
+  if constexpr (std::is_same<Value, MValue>::value) return pspmv::analyze<Exec>(A, opt);
+  else return pspmv::analyze_mixed(Exec(), A, opt);
+}
 
 /// A plan's analysis as a standalone analyze() would have spent it: a plan built with
 /// `like`'s validation, statistics and (shared) storage is charged like's phases for those,
@@ -194,19 +205,22 @@ AnalysisCost analysis_cost(const PlanT& plan, const PlanT* like) {
   return c;
 }
 
-template <class Exec, class Value, class Offset>
+/// Every variant (and the peers) of one input, one precision: Value is the vectors' type, MValue
+/// the matrix's (float under double vectors: the mixed-precision plans, which no peer offers).
+template <class Exec, class Value, class Offset, class MValue = Value>
 void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& out) {
-  const auto A = convert_input<Value, Offset>(in);
+  constexpr bool mixed = !std::is_same<Value, MValue>::value;
+  const auto A = convert_input<MValue, Offset>(in);
   // --transpose: plans analyze A with Operation::transpose; the product, its reference, the
   // records' matrix and the peers are those of A^T (the peers get it stored explicitly).
   const bool transposed = o.base.operation == pspmv::Operation::transpose;
-  const pspmv::HostCsr<Value, Offset> At = transposed ? pspmv::transpose(A) : pspmv::HostCsr<Value, Offset>{};
-  const pspmv::HostCsr<Value, Offset>& M = transposed ? At : A;
+  const pspmv::HostCsr<MValue, Offset> At = transposed ? pspmv::transpose(A) : pspmv::HostCsr<MValue, Offset>{};
+  const pspmv::HostCsr<MValue, Offset>& M = transposed ? At : A;
   Input named;
   named.name = in.name + (transposed ? "^T" : "");
   named.source = in.source;
-  const VerifyThenTime<Exec, Value, Offset> vt(M, o.warmups, o.reps);
-  Record base = matrix_record<Exec>(named, M, o);
+  const VerifyThenTime<Exec, Value, Offset, MValue> vt(M, o.warmups, o.reps);
+  Record base = matrix_record<Exec, Value>(named, M, o);
   const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2));
   base.floor_s = floor.seconds;
   base.floor_method = floor.method;
@@ -214,14 +228,14 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   const bool one = std::find(o.vectors.begin(), o.vectors.end(), 1) != o.vectors.end();
   // k > 1 vectors: X and Y of k columns, their own bytes (the matrix once, X and Y once each)
   // and floor.
-  std::vector<std::unique_ptr<VerifyThenTimeMulti<Exec, Value, Offset>>> multi;
+  std::vector<std::unique_ptr<VerifyThenTimeMulti<Exec, Value, Offset, MValue>>> multi;
   std::vector<Record> multi_base;
   for (const int k : o.vectors) {
     if (k <= 1) continue;
-    multi.push_back(std::make_unique<VerifyThenTimeMulti<Exec, Value, Offset>>(M, k, o.warmups, o.reps));
+    multi.push_back(std::make_unique<VerifyThenTimeMulti<Exec, Value, Offset, MValue>>(M, k, o.warmups, o.reps));
     Record b = base;
     b.vectors = k;
-    b.bytes = min_bytes(M) + static_cast<double>(k - 1) * sizeof(Value) * (static_cast<double>(M.nrows) + M.ncols);
+    b.bytes = min_bytes<Value>(M) + static_cast<double>(k - 1) * sizeof(Value) * (static_cast<double>(M.nrows) + M.ncols);
     const Floor f = bandwidth_floor<Exec>(b.bytes, std::max(5, o.reps / 2));
     b.floor_s = f.seconds;
     b.floor_method = f.method;
@@ -241,8 +255,8 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   // One full analysis per stored representation: variants that differ only in mapping,
   // schedule or launch sizes reuse the first plan of their format and long-row mode
   // (pspmv::analyze(space, A, options, like)), and record its analysis as their own.
-  std::map<std::string, PlanOf<Exec, Value, Offset>> first_of;
-  std::map<std::string, PlanOf<Exec, Value, Offset>> plans;  // by label, for the interleaved retiming
+  std::map<std::string, PlanOf<Exec, Value, Offset, MValue>> first_of;
+  std::map<std::string, PlanOf<Exec, Value, Offset, MValue>> plans;  // by label, for the interleaved retiming
   for (const auto& [label, opt] : pspmv_variants(o)) {
     // serial runs thread_per_row on a host only: the other combinations are not variants.
     if (opt.schedule && opt.mapping &&
@@ -266,7 +280,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
                          (opt.compress ? (*opt.compress ? "/compressed" : "/uncompressed") : "")
                    : std::string();
     const auto like = group.empty() ? first_of.end() : first_of.find(group);
-    auto plan = like == first_of.end() ? pspmv::analyze<Exec>(A, opt) : pspmv::analyze(Exec(), A, opt, like->second);
+    auto plan = like == first_of.end() ? analyze_as<Exec, Value>(A, opt) : pspmv::analyze(Exec(), A, opt, like->second);
     if (!group.empty() && like == first_of.end()) first_of.emplace(group, plan);
     const AnalysisCost cost = analysis_cost(plan, like == first_of.end() ? nullptr : &like->second);
     for (std::size_t m = 0; m < multi.size(); ++m) {
@@ -295,15 +309,16 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   // CSR): the same plan (tests/test_plan_input.cpp), analyzed without the upload; its
   // multiplies are the automatic plan's, so that record's timing is reused.
   constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
-  const auto dA = device || o.peers ? pspmv::detail::upload(Exec(), M)  // staged through pinned buffers
-                                    : pspmv::CsrMatrix<Value, Offset, std::int32_t, typename Exec::memory_space>{};
+  const auto dA = device || (o.peers && !mixed) ? pspmv::detail::upload(Exec(), M)  // staged through pinned buffers
+                                    : pspmv::CsrMatrix<MValue, Offset, std::int32_t, typename Exec::memory_space>{};
   if (device && o.include_auto) {
     const auto a = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                                 [](const Record& r) { return r.impl == "pspmv" && r.variant == "auto"; });
     if (a != out.end()) {
       pspmv::AnalyzeOptions resident = o.base;
       resident.operation = pspmv::Operation::plain;  // dA already holds op(A)
-      const auto plan = pspmv::analyze(Exec(), dA, resident);
+      const PlanOf<Exec, Value, Offset, MValue> plan(pspmv::ResidentInput{}, Exec(), dA,
+                                                     pspmv::detail::model_options(resident));
       Record r = *a;
       r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
       r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
@@ -319,23 +334,29 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     }
   }
   if (!o.peers) return;
-  const pspmv_peers::Problem<Exec, Value, Offset> problem{M, dA, vt.x, vt.y, o.expected_calls};
-  for (std::size_t m = 0; m < multi.size(); ++m) {
-    const auto& mv = *multi[m];
-    const pspmv_peers::MultiProblem<Exec, Value, Offset> mp{M, dA, mv.X, mv.Y, mv.vectors(), o.expected_calls};
-    for (const auto& p : pspmv_peers::make_multi_peers(mp)) {
-      const std::string variant = p.variant + " k=" + std::to_string(mv.vectors());
-      if (p.run) add(complete(multi_base[m], p.impl, variant, p.note, "", p.setup_seconds, mv.measure(p.run), ""));
-      else if (p.note.rfind("absent:", 0) != 0) add(skipped(multi_base[m], p.impl, variant, p.note));
+  if constexpr (mixed) {
+    // No peer multiplies a float matrix into double vectors; compare with an f64 run.
+    std::cerr << fmt::format("  {:<22} f32-f64: no peer offers a float matrix under double vectors\n", named.name);
+    return;
+  } else {
+    const pspmv_peers::Problem<Exec, Value, Offset> problem{M, dA, vt.x, vt.y, o.expected_calls};
+    for (std::size_t m = 0; m < multi.size(); ++m) {
+      const auto& mv = *multi[m];
+      const pspmv_peers::MultiProblem<Exec, Value, Offset> mp{M, dA, mv.X, mv.Y, mv.vectors(), o.expected_calls};
+      for (const auto& p : pspmv_peers::make_multi_peers(mp)) {
+        const std::string variant = p.variant + " k=" + std::to_string(mv.vectors());
+        if (p.run) add(complete(multi_base[m], p.impl, variant, p.note, "", p.setup_seconds, mv.measure(p.run), ""));
+        else if (p.note.rfind("absent:", 0) != 0) add(skipped(multi_base[m], p.impl, variant, p.note));
+      }
     }
+    if (!one) return;
+    const auto peers = pspmv_peers::make_peers(problem);
+    for (const auto& p : peers) {
+      if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));
+      else if (p.note.rfind("absent:", 0) != 0) add(skipped(base, p.impl, p.variant, p.note));
+    }
+    if (o.interleave_best) retime_best_pairs<Exec>(A, vt, o, peers, out, first, plans);
   }
-  if (!one) return;
-  const auto peers = pspmv_peers::make_peers(problem);
-  for (const auto& p : peers) {
-    if (p.run) add(complete(base, p.impl, p.variant, p.note, "", p.setup_seconds, vt.measure(p.run), p.unplanned));
-    else if (p.note.rfind("absent:", 0) != 0) add(skipped(base, p.impl, p.variant, p.note));
-  }
-  if (o.interleave_best) retime_best_pairs<Exec>(A, vt, o, peers, out, first, plans);
 }
 
 }  // namespace
@@ -353,11 +374,15 @@ std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptio
     with_space(o.space, [&](auto space) {
       using Exec = typename decltype(space)::type;
       for (const auto& p : o.precisions)
-        with_precision(p, [&](auto value) {
-          using Value = typename decltype(value)::type;
-          if (wide) bench_typed<Exec, Value, std::int64_t>(in, o, out);
-          else bench_typed<Exec, Value, std::int32_t>(in, o, out);
-        });
+        with_precision(
+            p,
+            [&](auto value) {
+              using Value = typename decltype(value)::type;
+              using MValue = typename decltype(value)::matrix;
+              if (wide) bench_typed<Exec, Value, std::int64_t, MValue>(in, o, out);
+              else bench_typed<Exec, Value, std::int32_t, MValue>(in, o, out);
+            },
+            true);
     });
     if (after_input) after_input(out);
   }

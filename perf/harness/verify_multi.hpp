@@ -17,13 +17,13 @@
 
 namespace pspmv_cli {
 
-template <class Exec, class Value, class Offset>
+template <class Exec, class Value, class Offset, class MValue = Value>  // MValue: A's values (VerifyThenTime)
 class VerifyThenTimeMulti {
  public:
   using Mem = typename Exec::memory_space;
   using MultiView = Kokkos::View<Value**, Kokkos::LayoutRight, Mem>;
 
-  VerifyThenTimeMulti(const pspmv::HostCsr<Value, Offset>& A, int k, int warmups, int reps)
+  VerifyThenTimeMulti(const pspmv::HostCsr<MValue, Offset>& A, int k, int warmups, int reps)
       : X("pspmv::X", A.ncols, k), Y("pspmv::Y", A.nrows, k), A_(A), hy_(Kokkos::create_mirror_view(Y)), k_(k),
         warmups_(warmups), reps_(reps) {
     std::mt19937_64 rng(2024);
@@ -53,7 +53,7 @@ class VerifyThenTimeMulti {
     for (int q = 0; q < k_; ++q) {
       for (std::int32_t i = 0; i < A_.nrows; ++i) got[i] = static_cast<double>(hy_(i, q));
       const auto ref = pspmv::reference::spmv(A_, 1.0, xd_[q]);
-      if (pspmv::reference::compare(A_, got, ref).count != 0) t.verified = false;
+      if (pspmv::reference::compare<Value>(A_, got, ref).count != 0) t.verified = false;
       for (std::size_t i = 0; i < got.size(); ++i) {
         const double want = ref.y[i];
         if (!std::isfinite(want)) continue;
@@ -81,7 +81,7 @@ class VerifyThenTimeMulti {
   MultiView X, Y;
 
  private:
-  const pspmv::HostCsr<Value, Offset>& A_;
+  const pspmv::HostCsr<MValue, Offset>& A_;
   typename MultiView::HostMirror hy_;
   std::vector<std::vector<double>> xd_;
   int k_, warmups_, reps_;

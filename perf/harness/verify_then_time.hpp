@@ -20,12 +20,13 @@ namespace pspmv_cli {
 
 /// The inputs of y = A x on Exec (x random in [-1, 1), rounded to Value, so that the reference
 /// sees the same inputs; y) and the reference result; measure() checks and times one run.
-template <class Exec, class Value, class Offset>
+/// MValue: A's value type (float under double vectors for a mixed-precision run).
+template <class Exec, class Value, class Offset, class MValue = Value>
 class VerifyThenTime {
  public:
   using Mem = typename Exec::memory_space;
 
-  VerifyThenTime(const pspmv::HostCsr<Value, Offset>& A, int warmups, int reps)
+  VerifyThenTime(const pspmv::HostCsr<MValue, Offset>& A, int warmups, int reps)
       : x("pspmv::x", A.ncols), y("pspmv::y", A.nrows), A_(A), hy_(Kokkos::create_mirror_view(y)),
         warmups_(warmups), reps_(reps) {
     std::mt19937_64 rng(2024);
@@ -104,7 +105,7 @@ class VerifyThenTime {
     t.max_rel_err = w;
   }
 
-  const pspmv::HostCsr<Value, Offset>& A_;
+  const pspmv::HostCsr<MValue, Offset>& A_;
   typename Kokkos::View<Value*, Mem>::HostMirror hy_;
   pspmv::reference::Result ref_;
   int warmups_, reps_;

@@ -61,12 +61,28 @@ Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Val
 /// plans differing only in mapping, schedule or launch sizes cost a choice and a partition.
 /// Plan::analysis() says what was reused. Selection::tune analyzes anew (tune()).
 /// @throws InvalidArgument if like was not built from A; as analyze().
-template <class ExecSpace, class Value, class Offset>
-Plan<ExecSpace, Value, Offset> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
-                                       const AnalyzeOptions& options, const Plan<ExecSpace, Value, Offset>& like) {
+/// A mixed-precision `like` (MixedPlan) gives a mixed-precision plan.
+template <class ExecSpace, class Vector, class Value, class Offset>
+Plan<ExecSpace, Vector, Offset, Value> analyze(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                               const AnalyzeOptions& options,
+                                               const Plan<ExecSpace, Vector, Offset, Value>& like) {
   const AnalyzeOptions o = detail::model_options(options);
-  if (options.selection == Selection::tune) return tune(space, A, o).plan;
-  return Plan<ExecSpace, Value, Offset>(space, A, o, like);
+  if (options.selection == Selection::tune) return tune<Vector>(space, A, o).plan;
+  return Plan<ExecSpace, Vector, Offset, Value>(space, A, o, like);
+}
+
+/// analyze() of a float matrix into a mixed-precision plan (MixedPlan): the values stay float
+/// in the plan (CSR or SELL; half the value bytes a double matrix moves), x, y, alpha, beta
+/// and every sum are double. Options and choices as analyze(); SIMD widths and the vectors'
+/// bytes count double. Accuracy: each row's sum carries double rounding of the float values'
+/// exact products, so y differs from a double matrix's only by the values' rounding to float.
+/// @throws as analyze().
+template <class ExecSpace, class Offset>
+MixedPlan<ExecSpace, Offset> analyze_mixed(const ExecSpace& space, const HostCsr<float, Offset>& A,
+                                           const AnalyzeOptions& options = {}) {
+  const AnalyzeOptions o = detail::model_options(options);
+  if (options.selection == Selection::tune) return tune<double>(space, A, o).plan;
+  return MixedPlan<ExecSpace, Offset>(space, A, o);
 }
 
 /// analyze() of A, a CSR already in the memory of ExecSpace (a device matrix; a host CSR takes

@@ -26,16 +26,24 @@ struct ResidentInput {};
 /// format, mapping and schedule and for several vectors (no atomics; every reduction order is
 /// fixed in the plan: docs/design.md, Determinism). Plans analyzed with
 /// AnalyzeOptions::deterministic also agree with each other whatever their schedule and launch sizes.
-/// @tparam ExecSpace Kokkos::OpenMP, Serial or Cuda; Value float or double; Offset int32_t or int64_t
-template <class ExecSpace, class Value, class Offset = std::int64_t>
+/// @tparam ExecSpace Kokkos::OpenMP, Serial or Cuda; Value float or double (x, y, alpha, beta and
+///         the sums); Offset int32_t or int64_t; MatrixValue the stored matrix's values: Value, or
+///         float under double vectors (mixed precision: the matrix read in half the bytes, each
+///         product formed and summed in double; MixedPlan)
+template <class ExecSpace, class Value, class Offset = std::int64_t, class MatrixValue = Value>
 class Plan {
+  static_assert(std::is_same<MatrixValue, Value>::value ||
+                    (std::is_same<MatrixValue, float>::value && std::is_same<Value, double>::value),
+                "Plan: the matrix holds Value, or float under double vectors");
+
  public:
   using execution_space = ExecSpace;
   using memory_space = typename ExecSpace::memory_space;
   using value_type = Value;
+  using matrix_value_type = MatrixValue;
   using offset_type = Offset;
-  using matrix_type = CsrMatrix<Value, Offset, std::int32_t, memory_space>;
-  using sell_type = SellMatrix<Value, memory_space>;
+  using matrix_type = CsrMatrix<MatrixValue, Offset, std::int32_t, memory_space>;
+  using sell_type = SellMatrix<MatrixValue, memory_space>;
   using vector_type = Kokkos::View<Value*, memory_space>;
   using const_vector_type = Kokkos::View<const Value*, memory_space>;
   using workspace_type = Workspace<ExecSpace, Value>;
@@ -47,7 +55,7 @@ class Plan {
   /// the storage it chose, in the space's memory (a host CSR plan holds A's arrays unless
   /// AnalyzeOptions::copy_matrix). Prefer analyze() (analyze.hpp).
   /// @throws InvalidMatrix / DimensionError if A is not valid CSR; InvalidArgument as choose().
-  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options = {})
+  Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& options = {})
       : Plan(space, A, options.fingerprint, decide(space, A, options)) {}
   /// Analyzes A for `space` with `options`, reusing `like`, a plan of the same matrix
   /// (like.built_from(A)): its validation and statistics, and its stored matrix when the
@@ -55,7 +63,7 @@ class Plan {
   /// partition are computed. The matrix's entries must not have changed since `like` was
   /// built (like.matches(A) checks them). Prefer analyze(space, A, options, like).
   /// @throws InvalidArgument if like was not built from A; as choose().
-  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& options, const Plan& like)
+  Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& options, const Plan& like)
       : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
   /// Analyzes A, a CSR already in memory_space (on a GPU, the application's device matrix),
   /// for `space`, without copying it through the host: row_ptr is copied to the host (8 bytes
@@ -172,7 +180,7 @@ class Plan {
   bool compressed() const { return storage_.sell.compressed; }
   /// Whether this plan was built from A's storage (same sizes and row_ptr array); cheap, and
   /// says nothing about A's entries (see matches()).
-  bool built_from(const HostCsr<Value, Offset>& A) const {
+  bool built_from(const HostCsr<MatrixValue, Offset>& A) const {
     return same_shape(A) && A.row_ptr.data() == source_row_ptr_;
   }
   /// Content fingerprint (pspmv::fingerprint) of the matrix at analyze time; 0 when
@@ -183,7 +191,7 @@ class Plan {
   /// multiplies the old entries; a CSR plan that holds A's arrays (AnalyzeOptions::copy_matrix
   /// false, analysis().shares_input) must not see them changed at all.
   /// @throws InvalidArgument if the plan was analyzed with fingerprint = false.
-  bool matches(const HostCsr<Value, Offset>& A) const {
+  bool matches(const HostCsr<MatrixValue, Offset>& A) const {
     if (!has_fingerprint_)
       throw InvalidArgument(phases_.device_input
                                 ? "Plan::matches: this plan was analyzed from a CSR in the execution space's memory "
@@ -203,16 +211,16 @@ class Plan {
     AnalysisPhases phases;
     bool copy_matrix = true;  ///< AnalyzeOptions::copy_matrix
     Operation operation = Operation::plain;
-    HostCsr<Value, Offset> transposed;  ///< A^T for Operation::transpose (else empty)
+    HostCsr<MatrixValue, Offset> transposed;  ///< A^T for Operation::transpose (else empty)
     /// The matrix the plan multiplies by: A, or A^T.
-    const HostCsr<Value, Offset>& op(const HostCsr<Value, Offset>& A) const {
+    const HostCsr<MatrixValue, Offset>& op(const HostCsr<MatrixValue, Offset>& A) const {
       return operation == Operation::transpose ? transposed : A;
     }
   };
-  static Decided decide(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o);
-  static Decided decide_like(const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o,
+  static Decided decide(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& o);
+  static Decided decide_like(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& o,
                              const Plan& like);
-  Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint, Decided d,
+  Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, bool fingerprint, Decided d,
        const Plan* like = nullptr, const matrix_type* resident = nullptr);
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
@@ -224,7 +232,7 @@ class Plan {
   using multi_y = detail::MultiYView<Value, memory_space>;
   void run_multi(const ExecSpace& space, Value alpha, const multi_x& X, Value beta, const multi_y& Y,
                  const workspace_type& workspace) const;
-  bool same_shape(const HostCsr<Value, Offset>& A) const {
+  bool same_shape(const HostCsr<MatrixValue, Offset>& A) const {
     return A.nrows == nrows_ && A.ncols == ncols_ && static_cast<std::int64_t>(A.nnz()) == nnz_;
   }
 
@@ -239,7 +247,7 @@ class Plan {
   PlanChoice choice_;
   Operation operation_ = Operation::plain;
   std::int32_t op_rows_ = 0, op_cols_ = 0;  ///< shape of op(A): y and x lengths
-  detail::Storage<ExecSpace, Value, Offset> storage_;
+  detail::Storage<ExecSpace, MatrixValue, Offset> storage_;
   workspace_type workspace_;
   detail::Labels labels_;
   detail::Labels multi_labels_;
@@ -254,11 +262,17 @@ class Plan {
   AnalysisPhases phases_;
 };
 
+/// A mixed-precision plan: the matrix stored in float (half the value bytes of double), x, y,
+/// alpha, beta and every sum in double (each product formed in double from the float value).
+/// Made by analyze_mixed() (analyze.hpp); compiled into libpspmv for OpenMP and Cuda.
+template <class ExecSpace, class Offset = std::int64_t>
+using MixedPlan = Plan<ExecSpace, double, Offset, float>;
+
 // Out of the class, not inline: the explicit instantiations of backends/*/instantiate_*.cpp cover
 // them, and extern_plans.hpp keeps an application from compiling them again.
-template <class ExecSpace, class Value, class Offset>
-typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide(
-    const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o) {
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Value, Offset, MatrixValue>::decide(
+    const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& o) {
   using clock = std::chrono::steady_clock;
   const auto started = clock::now();
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
@@ -274,13 +288,13 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
     d.transposed = transpose(A);
     d.phases.conversion += seconds(t);
   }
-  const HostCsr<Value, Offset>& M = d.op(A);
+  const HostCsr<MatrixValue, Offset>& M = d.op(A);
   t = clock::now();
   d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0,
                          static_cast<std::int64_t>(M.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
   d.phases.statistics = seconds(t);
   t = clock::now();
-  d.choice = choose(space, M, d.facts, o, &d.order);
+  d.choice = choose<Value>(space, M, d.facts, o, &d.order);
   if (o.operation == Operation::transpose)
     d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
                                           "multiplied by the ordinary kernels without atomics");
@@ -288,9 +302,9 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
   return d;
 }
 
-template <class ExecSpace, class Value, class Offset>
-typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>::decide_like(
-    const ExecSpace& space, const HostCsr<Value, Offset>& A, const AnalyzeOptions& o, const Plan& like) {
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Value, Offset, MatrixValue>::decide_like(
+    const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& o, const Plan& like) {
   const auto started = std::chrono::steady_clock::now();
   if (!like.built_from(A))
     throw InvalidArgument("analyze(space, A, options, like): `like` was not built from this matrix (" +
@@ -318,7 +332,7 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
     known.shape.pieces = S.npieces();
     known.shape.padding = S.padding_ratio();
   }
-  d.choice = choose(space, d.op(A), d.facts, o, &d.order, sell ? &known : nullptr);
+  d.choice = choose<Value>(space, d.op(A), d.facts, o, &d.order, sell ? &known : nullptr);
   if (o.operation == Operation::transpose)
     d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
                                           "multiplied by the ordinary kernels without atomics");
@@ -326,8 +340,8 @@ typename Plan<ExecSpace, Value, Offset>::Decided Plan<ExecSpace, Value, Offset>:
   return d;
 }
 
-template <class ExecSpace, class Value, class Offset>
-Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value, Offset>& A, bool fingerprint,
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, bool fingerprint,
                                      Decided d, const Plan* like, const matrix_type* resident)
     : choice_(std::move(d.choice)),
       operation_(d.operation),
@@ -349,7 +363,7 @@ Plan<ExecSpace, Value, Offset>::Plan(const ExecSpace& space, const HostCsr<Value
       has_fingerprint_(fingerprint) {
   d.order = detail::SellOrder{};  // released before the fingerprint pass
   if (d.operation == Operation::transpose) d.phases.shares_input = false;  // A^T is the plan's own
-  d.transposed = HostCsr<Value, Offset>{};
+  d.transposed = HostCsr<MatrixValue, Offset>{};
   const auto t = std::chrono::steady_clock::now();
   if (fingerprint) fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_ : pspmv::fingerprint(A);
   phases_ = d.phases;
@@ -423,8 +437,8 @@ HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Valu
 }
 }  // namespace detail
 
-template <class ExecSpace, class Value, class Offset>
-Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, const matrix_type& A,
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace& space, const matrix_type& A,
                                      const AnalyzeOptions& o) {
   using clock = std::chrono::steady_clock;
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
@@ -439,7 +453,7 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   const bool spread = ExecTraits<ExecSpace>::scattered_sell_spread > 0;
   if (A.row_ptr.extent(0) == 0)
     throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
-  const HostCsr<Value, Offset> h = detail::host_view_of(space, A, spread);
+  const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A, spread);
   validate_on(space, A, h.row_ptr.data());
   AnalysisPhases ph;
   auto t = clock::now();
@@ -450,9 +464,9 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;
-  choice_ = choose(space, h, facts_, o, &order);
+  choice_ = choose<Value>(space, h, facts_, o, &order);
   ph.choice = seconds(t);
-  storage_ = detail::build_storage<ExecSpace, Value, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr, o.copy_matrix, &A);
+  storage_ = detail::build_storage<ExecSpace, MatrixValue, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr, o.copy_matrix, &A);
   order = detail::SellOrder{};
   workspace_ = detail::make_workspace<ExecSpace, Value>(choice_);
   labels_ = detail::labels_of(choice_);
@@ -476,15 +490,15 @@ Plan<ExecSpace, Value, Offset>::Plan(ResidentInput, const ExecSpace& space, cons
   phases_ = ph;
 }
 
-template <class ExecSpace, class Value, class Offset>
-void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alpha, const const_vector_type& x,
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply(const ExecSpace& space, Value alpha, const const_vector_type& x,
                                              Value beta, const vector_type& y, const workspace_type& workspace) const {
   run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(space, alpha, x, beta, y, workspace);
 }
 
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
 template <int Unroll, int LongUnroll>
-void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
+void Plan<ExecSpace, Value, Offset, MatrixValue>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
                                          const vector_type& y, const workspace_type& workspace) const {
   check_transpose_lengths(static_cast<std::int64_t>(x.extent(0)), static_cast<std::int64_t>(y.extent(0)));
   detail::check_call(op_rows_, op_cols_, x, y, workspace.covers(workspace_));
@@ -497,9 +511,9 @@ void Plan<ExecSpace, Value, Offset>::run(const ExecSpace& space, Value alpha, co
     detail::launch_multiply<Unroll, LongUnroll, false>(space, storage_, choice_, labels_, op_rows_, empty, call);
 }
 
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
 template <class XView, class YView, std::enable_if_t<(Kokkos::is_view<XView>::value && XView::rank == 2), int>>
-void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alpha, const XView& X, Value beta,
+void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply(const ExecSpace& space, Value alpha, const XView& X, Value beta,
                                              const YView& Y, const workspace_type& workspace) const {
   using XL = typename XView::array_layout;
   using YL = typename YView::array_layout;
@@ -527,8 +541,8 @@ void Plan<ExecSpace, Value, Offset>::multiply(const ExecSpace& space, Value alph
   run_multi(space, alpha, multi_x(X), beta, multi_y(Y), workspace);
 }
 
-template <class ExecSpace, class Value, class Offset>
-void Plan<ExecSpace, Value, Offset>::run_multi(const ExecSpace& space, Value alpha, const multi_x& X, Value beta,
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+void Plan<ExecSpace, Value, Offset, MatrixValue>::run_multi(const ExecSpace& space, Value alpha, const multi_x& X, Value beta,
                                                const multi_y& Y, const workspace_type& workspace) const {
   detail::launch_multi(space, storage_, choice_, multi_labels_, op_rows_, alpha == Value(0) || nnz_ == 0, X, Y, alpha,
                        beta, workspace);

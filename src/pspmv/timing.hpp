@@ -31,9 +31,9 @@ inline double median_of(std::vector<double> t) {
 /// warm-up multiply, and the batch size of its samples. It points to the plan, which must
 /// outlive it. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the time
 /// missing, until one batch lasts min_sample_seconds (0: one multiply per sample).
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, class MValue = Value>
 struct SampleTimer {
-  using PlanT = Plan<ExecSpace, Value, Offset>;
+  using PlanT = Plan<ExecSpace, Value, Offset, MValue>;
   ExecSpace space;
   const PlanT* plan = nullptr;
   typename PlanT::vector_type x, y;
@@ -69,18 +69,18 @@ struct SampleTimer {
 /// Seconds per multiply y = A x (x = 1) of `plan`: the median of `reps` samples after a
 /// warm-up, each sample a batch of back-to-back multiplies with one fence at its end, divided by
 /// the batch size (see SampleTimer).
-template <class ExecSpace, class Value, class Offset>
-double time_multiply(const ExecSpace& space, const Plan<ExecSpace, Value, Offset>& plan, int reps,
+template <class ExecSpace, class Value, class Offset, class MValue = Value>
+double time_multiply(const ExecSpace& space, const Plan<ExecSpace, Value, Offset, MValue>& plan, int reps,
                      double min_sample_seconds = 0) {
-  const SampleTimer<ExecSpace, Value, Offset> timer(space, plan, min_sample_seconds);
+  const SampleTimer<ExecSpace, Value, Offset, MValue> timer(space, plan, min_sample_seconds);
   std::vector<double> t;
   for (int r = 0; r < std::max(1, reps); ++r) t.push_back(timer.sample());
   return median_of(t);
 }
 
 /// time_multiply() on the default instance.
-template <class ExecSpace, class Value, class Offset>
-double time_multiply(const Plan<ExecSpace, Value, Offset>& plan, int reps, double min_sample_seconds = 0) {
+template <class ExecSpace, class Value, class Offset, class MValue = Value>
+double time_multiply(const Plan<ExecSpace, Value, Offset, MValue>& plan, int reps, double min_sample_seconds = 0) {
   return time_multiply(ExecSpace(), plan, reps, min_sample_seconds);
 }
 
@@ -106,8 +106,8 @@ inline double quantile_sorted(const std::vector<double>& t, double q) {
 
 /// time_interleaved() with each plan's spread (TimingSpread): the same samples, the same
 /// medians. @throws InvalidArgument as time_interleaved().
-template <class ExecSpace, class Value, class Offset>
-std::vector<TimingSpread> time_interleaved_spread(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans,
+template <class ExecSpace, class Value, class Offset, class MValue = Value>
+std::vector<TimingSpread> time_interleaved_spread(const std::vector<const Plan<ExecSpace, Value, Offset, MValue>*>& plans,
                                                   int reps, int rounds,
                                                   double min_sample_seconds = default_min_sample_seconds,
                                                   const ExecSpace& space = ExecSpace()) {
@@ -115,7 +115,7 @@ std::vector<TimingSpread> time_interleaved_spread(const std::vector<const Plan<E
     throw InvalidArgument("time_interleaved: reps and rounds must be >= 1 and min_sample_seconds >= 0, got " +
                           std::to_string(reps) + ", " + std::to_string(rounds) + " and " +
                           std::to_string(min_sample_seconds));
-  std::vector<SampleTimer<ExecSpace, Value, Offset>> timers;
+  std::vector<SampleTimer<ExecSpace, Value, Offset, MValue>> timers;
   timers.reserve(plans.size());
   for (const auto* p : plans) timers.emplace_back(space, *p, min_sample_seconds);
   std::vector<std::vector<double>> round_medians(plans.size()), all(plans.size());
@@ -156,8 +156,8 @@ std::vector<TimingSpread> time_interleaved_spread(const std::vector<const Plan<E
 /// for its first rounds on the 2-core EPYC). Each sample follows another plan's batch, so its
 /// first multiply finds that plan's data in the caches.
 /// @throws InvalidArgument when reps or rounds < 1 or min_sample_seconds is negative or infinite.
-template <class ExecSpace, class Value, class Offset>
-std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset>*>& plans, int reps,
+template <class ExecSpace, class Value, class Offset, class MValue = Value>
+std::vector<double> time_interleaved(const std::vector<const Plan<ExecSpace, Value, Offset, MValue>*>& plans, int reps,
                                      int rounds, double min_sample_seconds = default_min_sample_seconds,
                                      const ExecSpace& space = ExecSpace()) {
   std::vector<double> out;

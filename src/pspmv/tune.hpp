@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "pspmv/extern_plans.hpp"  // Plan, and its instantiations in the library
@@ -75,9 +76,9 @@ struct TunedCandidate {
 
 /// What tune() returns: the fastest plan measured, and every candidate it timed (the model's
 /// plan first).
-template <class ExecSpace, class Value, class Offset>
+template <class ExecSpace, class Value, class Offset, class MatrixValue = Value>
 struct TuneResult {
-  Plan<ExecSpace, Value, Offset> plan;
+  Plan<ExecSpace, Value, Offset, MatrixValue> plan;
   std::vector<TunedCandidate> tried;
   std::size_t best = 0;          ///< index of plan in tried
   double tune_seconds = 0;       ///< wall time of tune(), analyses and measurements included
@@ -157,9 +158,12 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
 /// @throws as analyze() for the model's plan; InvalidArgument for a negative budget,
 /// min_candidates or min_sample_seconds, an infinite min_sample_seconds, or reps, confirm or
 /// rounds < 1.
-template <class ExecSpace, class Value, class Offset>
-TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<Value, Offset>& A,
-                                          const AnalyzeOptions& options = {}, const TuneOptions& tune_options = {}) {
+/// Vector: the type of x and y when it is not A's (tune<double> of a float A: MixedPlan candidates).
+template <class Vector = void, class ExecSpace, class Value, class Offset,
+          class V = std::conditional_t<std::is_void<Vector>::value, Value, Vector>>
+TuneResult<ExecSpace, V, Offset, Value> tune(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                             const AnalyzeOptions& options = {}, const TuneOptions& tune_options = {}) {
+  using PlanT = Plan<ExecSpace, V, Offset, Value>;
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
       tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0 ||
       !(tune_options.min_sample_seconds >= 0) || !std::isfinite(tune_options.min_sample_seconds))
@@ -168,8 +172,8 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
         "reps, confirm and rounds >= 1");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  Plan<ExecSpace, Value, Offset> model(space, A, options);
-  TuneResult<ExecSpace, Value, Offset> r{model, {}, 0, 0, 0, ""};
+  PlanT model(space, A, options);
+  TuneResult<ExecSpace, V, Offset, Value> r{model, {}, 0, 0, 0, ""};
   const double sample = tune_options.min_sample_seconds;
   const double t_model = time_multiply(space, model, tune_options.reps, sample);
   r.tried.push_back({"model", model.describe(), model.analyze_seconds(), t_model});
@@ -194,7 +198,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
   }
   // The fastest few candidates of the sweep other than the model's plan, kept for the
   // confirmation rounds (the model's plan is confirmed beside them).
-  std::vector<std::pair<std::size_t, Plan<ExecSpace, Value, Offset>>> top;
+  std::vector<std::pair<std::size_t, PlanT>> top;
   const std::size_t keep = static_cast<std::size_t>(std::max(1, tune_options.confirm)) - 1;
   double best = t_model;
   std::size_t tried = 0;
@@ -206,7 +210,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
     }
     ++tried;
     try {
-      Plan<ExecSpace, Value, Offset> p(space, A, o);
+      PlanT p(space, A, o);
       if (p.describe() == model.describe()) {
         // The model's own configuration: its time is known; not timed or confirmed twice.
         r.tried.push_back({label, p.describe(), p.analyze_seconds(), t_model});
@@ -233,7 +237,7 @@ TuneResult<ExecSpace, Value, Offset> tune(const ExecSpace& space, const HostCsr<
   if (r.reason.empty()) r.reason = "all " + std::to_string(candidates.size()) + " candidates tried";
   if (!top.empty()) {
     top.insert(top.begin(), {0, model});
-    std::vector<const Plan<ExecSpace, Value, Offset>*> plans;
+    std::vector<const PlanT*> plans;
     for (const auto& c : top) plans.push_back(&c.second);
     const auto t = time_interleaved(plans, tune_options.reps, tune_options.rounds, sample, space);
     std::size_t win = 0;

@@ -116,12 +116,14 @@ using GatherView = Kokkos::View<T, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged |
 struct RowsTag {};
 struct BlocksTag {};
 
-template <class ExecSpace, class Value, class Offset, bool BetaZero>
+/// Value: x, y, alpha, beta and the sums; MValue: the stored matrix values (Value, or float
+/// under double vectors: a mixed-precision plan, whose products are formed in Value).
+template <class ExecSpace, class Value, class Offset, bool BetaZero, class MValue = Value>
 struct CsrViews {
   using memory_space = typename ExecSpace::memory_space;
   KernelView<const Offset*, memory_space> row_ptr;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   GatherView<const Value*, memory_space> x;
   KernelView<Value*, memory_space> y;
   /// nnz-balanced partition: block b holds rows [partition(b), partition(b + 1)).
@@ -146,8 +148,8 @@ KOKKOS_INLINE_FUNCTION void team_share(const std::int64_t rank, const std::int32
 /// Thread-per-row: one thread (one GPU lane) computes a whole row.
 /// RowsTag: one work item per row. BlocksTag: one work item per nnz-balanced block.
 template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll,
-          bool BetaZero = false>
-struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
+          bool BetaZero = false, class MValue = Value>
+struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
     if constexpr (!ExecTraits<ExecSpace>::is_gpu && Unroll > 1) {
       // A host thread: Unroll partial sums (lanes_dot), SIMD lanes where the compiler can.
@@ -170,8 +172,8 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
 /// length 32 on CUDA this is warp-per-row. RowsTag: team t takes rows
 /// [t * rows_per_team, (t + 1) * rows_per_team). BlocksTag: team t takes block t.
 template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll,
-          bool BetaZero = false>
-struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero> {
+          bool BetaZero = false, class MValue = Value>
+struct CsrTeamPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t nrows = 0;
   std::int32_t rows_per_team = 1;

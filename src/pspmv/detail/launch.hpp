@@ -66,8 +66,9 @@ void check_call(std::int32_t nrows, std::int32_t ncols, const XView& x, const YV
 /// y = alpha A x + beta y with the plan's kernel (`empty`: alpha == 0 or no entries, y = beta y), Unroll / LongUnroll gathers in flight per
 /// thread (ExecTraits::gather_unroll, long_row_unroll), BetaZero decided by the caller.
 /// A non-default unroll factor is named in the kernel's label ("::U=<factor>").
-template <int Unroll, int LongUnroll, bool BetaZero, class ExecSpace, class Value, class Offset>
-void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+/// Value: the vectors' type; MValue: the stored matrix's (the same, or float in a mixed-precision plan).
+template <int Unroll, int LongUnroll, bool BetaZero, class ExecSpace, class Value, class Offset, class MValue>
+void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Offset>& st, const PlanChoice& c,
                      const Labels& labels, std::int32_t nrows, bool empty, const Call<ExecSpace, Value>& call) {
   using Traits = ExecTraits<ExecSpace>;
   if (empty) {
@@ -93,11 +94,11 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
       f.beta = call.beta;
     };
     if (c.mapping == Mapping::thread_per_row) {
-      CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
+      CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue> f;
       fill(f);
       launch_range(space, label, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
     } else {
-      CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero> f;
+      CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue> f;
       fill(f);
       f.nrows = nrows;
       f.rows_per_team = p.rows_per_team;
@@ -137,16 +138,16 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
         launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
       };
       if (S.compressed)
-        run(SellSliceColumns<ExecSpace, Value, BetaZero, true>{});
+        run(SellSliceColumns<ExecSpace, Value, BetaZero, true, MValue>{});
       else
-        run(SellSliceColumns<ExecSpace, Value, BetaZero, false>{});
+        run(SellSliceColumns<ExecSpace, Value, BetaZero, false, MValue>{});
     }
   } else if (c.mapping == Mapping::thread_per_row) {
-    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero> f;
+    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero, MValue> f;
     fill(f);
     launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
   } else {
-    SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero> f;
+    SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero, MValue> f;
     fill(f);
     f.slices_per_team = p.slices_per_team;
     launch_teams(space, label, c.schedule, p, f, cursors);
@@ -158,7 +159,7 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, Value, Off
     Kokkos::parallel_for(labels.long_rows, Kokkos::RangePolicy<ExecSpace>(space, 0, p.long_rows), g);
     return;
   }
-  SellLongRows<ExecSpace, Value, LongUnroll, BetaZero> g;
+  SellLongRows<ExecSpace, Value, LongUnroll, BetaZero, MValue> g;
   g.long_rows = S.long_rows;
   g.long_pos = S.long_pos;
   g.long_row_ptr = S.long_row_ptr;

@@ -107,12 +107,12 @@ struct MultiBase {
 };
 
 /// CSR, a thread per row (CsrThreadPerRow's shape). RowsTag: a row; BlocksTag: a block of rows.
-template <class ExecSpace, class Value, class Offset, int K>
+template <class ExecSpace, class Value, class Offset, int K, class MValue = Value>
 struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   KernelView<const Offset*, memory_space> row_ptr;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   KernelView<const std::int32_t*, memory_space> partition;
 
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
@@ -130,8 +130,8 @@ struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K> {
 
 /// CSR, a team per row (CsrTeamPerRow's shape): team threads take rows, the vector lanes of a
 /// thread share one.
-template <class ExecSpace, class Value, class Offset, int K>
-struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K> {
+template <class ExecSpace, class Value, class Offset, int K, class MValue = Value>
+struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, MValue> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t nrows = 0;
   std::int32_t rows_per_team = 1;
@@ -159,7 +159,7 @@ struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K> {
 
 /// SELL-C-sigma's arrays (SellViews) for several vectors. A piece of a split long row leaves
 /// its nk sums in partial(piece * max_columns_per_pass + q).
-template <class ExecSpace, class Value, int K>
+template <class ExecSpace, class Value, int K, class MValue = Value>
 struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   using sum_type = MultiSum<Value, K>;
@@ -167,7 +167,7 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   KernelView<const std::int32_t*, memory_space> row_len;
   KernelView<const std::int32_t*, memory_space> perm;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   KernelView<const std::int32_t*, memory_space> partition;
   KernelView<Value*, memory_space> partial;
   /// Compressed plan (SellMatrix::compressed): base column per slice (-1: wide), compressed
@@ -225,8 +225,8 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
 };
 
 /// SELL, a thread per row (SellRowPerThread). RowsTag: a position; BlocksTag: a block of slices.
-template <class ExecSpace, class Value, int K>
-struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K> {
+template <class ExecSpace, class Value, int K, class MValue = Value>
+struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, MValue> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -237,8 +237,8 @@ struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K> {
 /// SELL, a thread per slice (the work items of a host's SellSliceColumns plan), its rows one
 /// after the other: the K sums of a row already fill the SIMD lanes that C rows fill with one
 /// vector. RowsTag: a slice; BlocksTag: a block of slices.
-template <class ExecSpace, class Value, int K>
-struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K> {
+template <class ExecSpace, class Value, int K, class MValue = Value>
+struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, MValue> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { this->slice(s); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -247,8 +247,8 @@ struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K> {
 };
 
 /// SELL, a slice per team thread with its vector lanes on the slice's rows (SellSlicePerTeam).
-template <class ExecSpace, class Value, int K>
-struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K> {
+template <class ExecSpace, class Value, int K, class MValue = Value>
+struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K, MValue> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t slices_per_team = 1;
 
@@ -277,7 +277,7 @@ struct MultiSellSlicePerTeam : MultiSellViews<ExecSpace, Value, K> {
 
 /// SELL's long rows kept out of the slices (SellLongRows): a row per team thread, its vector
 /// lanes sharing it.
-template <class ExecSpace, class Value, int K>
+template <class ExecSpace, class Value, int K, class MValue = Value>
 struct MultiSellLongRows : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -285,7 +285,7 @@ struct MultiSellLongRows : MultiBase<ExecSpace, Value, K> {
   KernelView<const std::int32_t*, memory_space> long_pos;
   KernelView<const std::int64_t*, memory_space> long_row_ptr;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   std::int32_t nlong = 0;
   std::int32_t rows_per_team = 1;
   int vector_length = 1;

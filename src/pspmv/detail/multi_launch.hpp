@@ -45,8 +45,8 @@ void check_multi_call(std::int32_t nrows, std::int32_t ncols, const XView& X, co
 }
 
 /// One block of columns [col0, col0 + nk) in bucket K (nk <= K).
-template <int K, class ExecSpace, class Value, class Offset>
-void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+template <int K, class ExecSpace, class Value, class Offset, class MValue>
+void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue, Offset>& st, const PlanChoice& c,
                         const Labels& labels, std::int32_t nrows, const MultiXView<Value, typename ExecSpace::memory_space>& X,
                         const MultiYView<Value, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
                         const Workspace<ExecSpace, Value>& ws, int col0, int nk) {
@@ -72,11 +72,11 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
       f.partition = st.partition;
     };
     if (c.mapping == Mapping::thread_per_row) {
-      MultiCsrThreadPerRow<ExecSpace, Value, Offset, K> f;
+      MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, MValue> f;
       fill(f);
       launch_range(space, labels.kernel, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
     } else {
-      MultiCsrTeamPerRow<ExecSpace, Value, Offset, K> f;
+      MultiCsrTeamPerRow<ExecSpace, Value, Offset, K, MValue> f;
       fill(f);
       f.nrows = nrows;
       f.rows_per_team = p.rows_per_team;
@@ -106,15 +106,15 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     f.col_off = S.col_off;
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
-    MultiSellSlices<ExecSpace, Value, K> f;  // work items are slices, as the plan's
+    MultiSellSlices<ExecSpace, Value, K, MValue> f;  // work items are slices, as the plan's
     fill(f);
     launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
   } else if (c.mapping == Mapping::thread_per_row) {
-    MultiSellRowPerThread<ExecSpace, Value, K> f;
+    MultiSellRowPerThread<ExecSpace, Value, K, MValue> f;
     fill(f);
     launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
   } else {
-    MultiSellSlicePerTeam<ExecSpace, Value, K> f;
+    MultiSellSlicePerTeam<ExecSpace, Value, K, MValue> f;
     fill(f);
     f.slices_per_team = p.slices_per_team;
     launch_teams(space, labels.kernel, c.schedule, p, f, cursors);
@@ -129,7 +129,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
     Kokkos::parallel_for(labels.long_rows, Kokkos::RangePolicy<ExecSpace>(space, 0, p.long_rows), g);
     return;
   }
-  MultiSellLongRows<ExecSpace, Value, K> g;
+  MultiSellLongRows<ExecSpace, Value, K, MValue> g;
   base(g);
   g.long_rows = S.long_rows;
   g.long_pos = S.long_pos;
@@ -148,8 +148,8 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, Value, 
 /// Y = alpha A X + beta Y with the plan's kernel, block by block of max_columns_per_pass
 /// columns (`empty`: alpha == 0 or no entries, Y = beta Y). Blocks run in order on `space`,
 /// so they share the workspace's piece sums.
-template <class ExecSpace, class Value, class Offset>
-void launch_multi(const ExecSpace& space, const Storage<ExecSpace, Value, Offset>& st, const PlanChoice& c,
+template <class ExecSpace, class Value, class Offset, class MValue>
+void launch_multi(const ExecSpace& space, const Storage<ExecSpace, MValue, Offset>& st, const PlanChoice& c,
                   const Labels& labels, std::int32_t nrows, bool empty,
                   const MultiXView<Value, typename ExecSpace::memory_space>& X,
                   const MultiYView<Value, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,

@@ -30,14 +30,15 @@ struct OffsetColumns {
   }
 };
 
-template <class ExecSpace, class Value, int Unroll, bool BetaZero>
+/// Value: x, y, alpha, beta and the sums; MValue: the stored values (see CsrViews).
+template <class ExecSpace, class Value, int Unroll, bool BetaZero, class MValue = Value>
 struct SellViews {
   using memory_space = typename ExecSpace::memory_space;
   KernelView<const std::int64_t*, memory_space> slice_ptr;
   KernelView<const std::int32_t*, memory_space> row_len;
   KernelView<const std::int32_t*, memory_space> perm;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   /// Compressed plan: base column per slice (-1: wide), compressed entries before each
   /// slice, the 16-bit offsets (SellMatrix).
   KernelView<const std::int32_t*, memory_space> col_base;
@@ -70,7 +71,7 @@ struct SellViews {
     if (len < 0) return;  // a long row: SellLongRows or SellCombinePieces computes it
     const std::int64_t end = static_cast<std::int64_t>(len) * C;
     if (compressed) {
-      const PointerAt<Value> v{values.data() + base};
+      const PointerAt<MValue> v{values.data() + base};
       const std::int32_t first = col_base(s);
       if (first >= 0) {
         finish(p, gather_dot<Unroll, Value>(v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first}, x,
@@ -104,8 +105,9 @@ struct SellViews {
 /// Row-per-thread over SELL: one thread (GPU lane) per row; consecutive threads take
 /// consecutive rows of a slice, so their loads of column j are contiguous (coalesced on a
 /// GPU). RowsTag: one work item per row. BlocksTag: one work item per block of slices.
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false>
-struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false,
+          class MValue = Value>
+struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> {
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t p) const { this->row(p); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
@@ -128,8 +130,8 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero> {
 /// unroll factor does not apply (the C lanes are the independent loads in flight).
 /// Compressed: the plan's columns are compressed (SellMatrix::compressed); a template
 /// parameter so that each slice loop has one static index width to vectorize.
-template <class ExecSpace, class Value, bool BetaZero = false, bool Compressed = false>
-struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
+template <class ExecSpace, class Value, bool BetaZero = false, bool Compressed = false, class MValue = Value>
+struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
   KernelView<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
 
@@ -142,7 +144,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
     const std::int32_t first = s << this->log2_c;
     const int rows = first + C <= this->npos ? C : this->npos - first;
     const std::int32_t width = this->slice_width(s);
-    const Value* val = this->values.data() + this->slice_ptr(s);
+    const MValue* val = this->values.data() + this->slice_ptr(s);
     Value acc[max_c];
     std::int32_t len[max_c];
     std::int32_t shortest = width;
@@ -154,12 +156,12 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
     std::int32_t j = 0;
     for (; j < shortest; ++j) {  // every row of the slice has column j
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
-      const Value* vj = val + static_cast<std::int64_t>(j) * C;
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) acc[r] += vj[r] * x[cj[r]];
     }
     for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 add 0
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
-      const Value* vj = val + static_cast<std::int64_t>(j) * C;
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) {
         const Value t = vj[r] * x[cj[r]];
         acc[r] += j < len[r] ? t : Value(0);
@@ -192,8 +194,9 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero> {
 /// length C (<= 32) lane r holds row r and loads column by column are coalesced.
 /// RowsTag: team t takes slices [t * slices_per_team, (t + 1) * slices_per_team).
 /// BlocksTag: team t takes block t of the partition.
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false>
-struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll, BetaZero> {
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::gather_unroll, bool BetaZero = false,
+          class MValue = Value>
+struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   std::int32_t slices_per_team = 1;
 
@@ -224,7 +227,8 @@ struct SellSlicePerTeam : SellViews<ExecSpace, Value, Unroll, BetaZero> {
 /// The long rows of a SELL plan (rows taken out of the slices), one row per team thread
 /// with its vector lanes sharing the row (warp-per-row at vector length 32 on a GPU):
 /// team t takes long rows [t * rows_per_team, (t + 1) * rows_per_team).
-template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long_row_unroll, bool BetaZero = false>
+template <class ExecSpace, class Value, int Unroll = ExecTraits<ExecSpace>::long_row_unroll, bool BetaZero = false,
+          class MValue = Value>
 struct SellLongRows {
   using memory_space = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -232,7 +236,7 @@ struct SellLongRows {
   KernelView<const std::int32_t*, memory_space> long_pos;
   KernelView<const std::int64_t*, memory_space> long_row_ptr;
   KernelView<const std::int32_t*, memory_space> col_idx;
-  KernelView<const Value*, memory_space> values;
+  KernelView<const MValue*, memory_space> values;
   GatherView<const Value*, memory_space> x;
   KernelView<Value*, memory_space> y;
   Value alpha;

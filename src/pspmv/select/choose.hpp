@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "pspmv/backends/exec_traits.hpp"
 #include "pspmv/detail/csr_kernels.hpp"
@@ -253,7 +254,7 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
 /// (unless the caller asked for more than one thread),
 /// work stealing for large matrices, else nnz-balanced for uneven rows or uneven static
 /// blocks, else static.
-template <class Traits, class Value, class Offset>
+template <class Traits, class Value, class Offset, class Vector = Value>
 Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t ncols, Mapping mapping,
                          const AnalyzeOptions& o, std::int64_t concurrency, Reason& reason) {
   if (o.schedule) {
@@ -270,7 +271,7 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
     return Schedule::static_chunks;
   }
   const std::int64_t bytes = csr_bytes_of<Value, Offset>(s);
-  const std::int64_t touched = bytes + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
+  const std::int64_t touched = bytes + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Vector));
   if (mapping == Mapping::thread_per_row && touched <= Traits::serial_max_bytes && o.threads <= 1) {
     reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB <= " +
                                        std::to_string(Traits::serial_max_bytes >> 10) +
@@ -308,7 +309,7 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
 /// 1 for the serial schedule; 0 on a GPU.
 /// @throws InvalidArgument for threads on a GPU, beyond the instance's concurrency, with a team
 ///         mapping below the concurrency, or above 1 with the serial schedule.
-template <class Traits, class Value, class Offset>
+template <class Traits, class Value, class Offset, class Vector = Value>
 int choose_threads(const RowStats& s, std::int64_t ncols, Mapping mapping, Schedule schedule, const AnalyzeOptions& o,
                    std::int64_t concurrency, Reason& reason) {
   if (Traits::is_gpu) {
@@ -336,7 +337,7 @@ int choose_threads(const RowStats& s, std::int64_t ncols, Mapping mapping, Sched
   }
   if constexpr (Traits::min_bytes_per_thread > 0) {
     const std::int64_t touched =
-        csr_bytes_of<Value, Offset>(s) + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Value));
+        csr_bytes_of<Value, Offset>(s) + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Vector));
     const std::int64_t fed = std::max<std::int64_t>(1, touched / Traits::min_bytes_per_thread);
     if (fed < concurrency) {
       reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB / " +
@@ -373,11 +374,14 @@ int clamp_team(const ExecSpace& space, int team_size, int vector_length, bool ca
 /// With `order` given, the sorted order of A's rows computed for a SELL shape is moved there
 /// (empty when none was computed), so that the conversion does not sort again; with `known`,
 /// a shape of A known for its parameters is taken instead of sorting.
-template <class ExecSpace, class Value, class Offset>
+/// Vector: the type of x, y and the sums when it is not A's (a mixed-precision plan, float
+/// matrix under double vectors): SIMD widths and the vectors' bytes are counted in it.
+template <class Vector = void, class ExecSpace, class Value, class Offset>
 PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
                   const AnalyzeOptions& o, detail::SellOrder* order = nullptr,
                   const detail::KnownSell* known = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
+  using V = std::conditional_t<std::is_void<Vector>::value, Value, Vector>;
   if (o.deterministic) {  // docs/design.md, Determinism
     if (o.mapping && *o.mapping != Mapping::thread_per_row)
       throw InvalidArgument("AnalyzeOptions: deterministic needs mapping thread_per_row (a team_per_row row is "
@@ -392,7 +396,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     d.mapping = Mapping::thread_per_row;
     d.sell_long_row = -1;
     d.sell_long_split.reset();
-    PlanChoice c = choose(space, A, f, d, order, known);
+    PlanChoice c = choose<Vector>(space, A, f, d, order, known);
     c.reason.add(Decision::mapping, "deterministic: thread_per_row, long rows kept in the slices (each row summed "
                                     "by one thread in entry order)");
     return c;
@@ -405,7 +409,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   const RowStats& s = f.stats;
   const Offset* row_ptr = A.row_ptr.data();
   const std::int64_t nrows = s.nrows, concurrency = space.concurrency();
-  const detail::SellParams sp = detail::sell_params<Traits, Value>(o, A.nrows);
+  const detail::SellParams sp = detail::sell_params<Traits, V>(o, A.nrows);
   SellShape shape;
   detail::SellOrder sell_order;
   c.format = detail::choose_format(space, A, f, o, sp, shape, sell_order, known, c.reason);
@@ -414,7 +418,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   if (sell) check_sell_parameters(sp.C, sp.sigma);
   const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
   c.mapping = detail::choose_mapping<Traits>(row_ptr, f, o, sell, small_team, concurrency, c.reason);
-  c.schedule = detail::choose_schedule<Traits, Value>(row_ptr, s, A.ncols, c.mapping, o, concurrency, c.reason);
+  c.schedule = detail::choose_schedule<Traits, Value, Offset, V>(row_ptr, s, A.ncols, c.mapping, o, concurrency, c.reason);
   const bool team = c.mapping == Mapping::team_per_row;
 
   // Launch sizes.
@@ -422,12 +426,12 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   const std::int64_t target = o.target_chunks > 0 ? o.target_chunks : Traits::target_chunks;
   p.chunk_rows = o.chunk_size > 0 ? o.chunk_size : std::max<std::int64_t>(1, (nrows + target - 1) / target);
   p.team_size = o.team_size > 0 ? o.team_size : Traits::team_size;
-  p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<Value>();
+  p.vector_length = o.vector_length > 0 ? o.vector_length : Traits::template simd_lanes<V>();
   if (Traits::is_gpu && o.vector_length == 0 && team && !sell) {
     // The vector length whose warps waste the fewest lane-slots (a full warp under the
     // small-matrix rule), and teams of 128 threads (4 warps) unless the caller set team_size.
     p.vector_length = small_team && !o.mapping
-                          ? Traits::template simd_lanes<Value>()
+                          ? Traits::template simd_lanes<V>()
                           : best_vector_length<Traits>(row_ptr, nrows, f.lane_slots.lane_width);
     if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
   }
@@ -468,7 +472,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     p.chunk_size = p.chunk_rows;
   }
   p.chunk_size = std::min<std::int64_t>(p.chunk_size, INT32_MAX);
-  p.threads = detail::choose_threads<Traits, Value, Offset>(s, A.ncols, c.mapping, c.schedule, o, concurrency, c.reason);
+  p.threads = detail::choose_threads<Traits, Value, Offset, V>(s, A.ncols, c.mapping, c.schedule, o, concurrency, c.reason);
   const std::int64_t lanes_per_team = static_cast<std::int64_t>(p.team_size) * p.vector_length;
   p.num_blocks = o.num_blocks > 0 ? o.num_blocks
                                   : (Traits::is_gpu ? (team ? std::max<std::int64_t>(1, concurrency / lanes_per_team)
@@ -478,10 +482,13 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     p.num_blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(p.num_blocks, nslices));
   if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
   if (team)
-    p.team_size = sell ? detail::clamp_team<ExecSpace, detail::SellSlicePerTeam<ExecSpace, Value>, detail::RowsTag>(
-                             space, p.team_size, p.vector_length, o.team_size > 0)
-                       : detail::clamp_team<ExecSpace, detail::CsrTeamPerRow<ExecSpace, Value, Offset>, detail::RowsTag>(
-                             space, p.team_size, p.vector_length, o.team_size > 0);
+    p.team_size =
+        sell ? detail::clamp_team<ExecSpace,
+                                  detail::SellSlicePerTeam<ExecSpace, V, Traits::gather_unroll, false, Value>,
+                                  detail::RowsTag>(space, p.team_size, p.vector_length, o.team_size > 0)
+             : detail::clamp_team<ExecSpace,
+                                  detail::CsrTeamPerRow<ExecSpace, V, Offset, Traits::gather_unroll, false, Value>,
+                                  detail::RowsTag>(space, p.team_size, p.vector_length, o.team_size > 0);
   if (sell) {
     c.keep_permuted = o.keep_permuted;
     p.sigma = sp.sigma;
@@ -493,8 +500,8 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                                                           c.reason);
     if (p.long_rows > 0 && !p.long_split) {
       // One long row per team thread, its lanes sharing the row: warp-per-row on a GPU.
-      p.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<Value>();
-      p.long_team_size = detail::clamp_team<ExecSpace, detail::SellLongRows<ExecSpace, Value>>(
+      p.long_vector_length = Traits::is_gpu ? 32 : Traits::template simd_lanes<V>();
+      p.long_team_size = detail::clamp_team<ExecSpace, detail::SellLongRows<ExecSpace, V, Traits::long_row_unroll, false, Value>>(
           space, Traits::long_row_warps, p.long_vector_length, false);
     }
   }
