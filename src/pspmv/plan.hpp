@@ -100,7 +100,8 @@ class Plan {
   /// Y = alpha * op(A) * X + beta * Y for k vectors at once (SpMM): X of x_length() x k and Y of
   /// y_length() x k, rank-2 Views of Value in memory_space with LayoutRight or LayoutLeft (the two
   /// may differ), k >= 0. The plan's format, mapping and schedule, with each matrix entry read
-  /// once for up to 16 columns (more take one pass per 16; detail/multi_kernels.hpp). The fast
+  /// once for up to ExecTraits::multi_columns columns (16 on a host, 8 on a GPU; more take one
+  /// pass per that many; detail/multi_kernels.hpp). The fast
   /// layout is LayoutRight on both backends: an entry's k values of X are contiguous. BLAS
   /// semantics and ordering as the one-vector multiply(); k == 1 with contiguous columns runs
   /// the one-vector kernel, so it gives that multiply's y bit for bit.

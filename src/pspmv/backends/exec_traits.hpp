@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace pspmv {
@@ -112,6 +113,8 @@ struct ExecTraits {
   static constexpr int gather_unroll = 1;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
+  /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; at most 16).
+  static constexpr int multi_columns = 16;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -137,9 +140,10 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// SELL thread-per-row is a lane per row (consecutive lanes read consecutive addresses).
   static constexpr bool sell_slice_columns = false;
   static constexpr double sell_memory_limit = 1.1;
-  /// Compressed columns by default for SELL plans whose CSR exceeds the H200's 60 MB L2
-  /// (bandwidth-bound), with at least half the nonzeros in narrow row blocks.
-  static constexpr std::int64_t compress_min_bytes = std::int64_t{64} << 20;
+  /// No compressed columns by default: on the H200 every SELL plan of the large set ran 0-18%
+  /// slower with 16-bit offsets than with 32-bit columns, in f64 and f32 (docs/selection.md).
+  /// A caller may still ask for them (AnalyzeOptions::compress).
+  static constexpr std::int64_t compress_min_bytes = std::numeric_limits<std::int64_t>::max();
   static constexpr double compress_min_share = 0.5;
   /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take
   /// SELL up to this factor of the CSR bytes.
@@ -174,6 +178,10 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int gather_unroll = 4;
   /// The same for the warp-per-row long-row kernel.
   static constexpr int long_row_unroll = 4;
+  /// Columns per pass of a several-vector multiply: 8. On the H200 (f64) the 16-column kernels took
+  /// 3.7-3.9x the time of the 8-column ones on the lesson's even matrix and stencil27:120 (a lane's
+  /// 16 sums do not stay in registers), so k = 16 runs as two passes of 8.
+  static constexpr int multi_columns = 8;
 };
 #endif
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file multi_launch.hpp
 /// One multiply of several vectors (Y = alpha A X + beta Y, X and Y of k columns): the checks,
-/// then per block of at most max_columns_per_pass columns the plan's kernel (multi_kernels.hpp)
+/// then per block of at most ExecTraits::multi_columns columns the plan's kernel (multi_kernels.hpp)
 /// in the K bucket of the block, under the plan's schedule on the caller's instance.
 
 #include <Kokkos_Core.hpp>
@@ -145,7 +145,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
                        Kokkos::TeamPolicy<ExecSpace>(space, league, p.long_team_size, p.long_vector_length), g);
 }
 
-/// Y = alpha A X + beta Y with the plan's kernel, block by block of max_columns_per_pass
+/// Y = alpha A X + beta Y with the plan's kernel, block by block of ExecTraits::multi_columns
 /// columns (`empty`: alpha == 0 or no entries, Y = beta Y). Blocks run in order on `space`,
 /// so they share the workspace's piece sums.
 template <class ExecSpace, class Value, class Offset, class MValue>
@@ -159,13 +159,17 @@ void launch_multi(const ExecSpace& space, const Storage<ExecSpace, MValue, Offse
                          MultiScaleY<ExecSpace, Value>{Y, beta, beta == Value(0)});
     return;
   }
+  constexpr int widest = ExecTraits<ExecSpace>::multi_columns;
+  static_assert(widest == 8 || widest == max_columns_per_pass, "multi_columns: 8 or 16");
   const int k = static_cast<int>(X.extent(1));
-  for (int col0 = 0; col0 < k; col0 += max_columns_per_pass) {
-    const int nk = std::min(max_columns_per_pass, k - col0);
+  for (int col0 = 0; col0 < k; col0 += widest) {
+    const int nk = std::min(widest, k - col0);
     if (nk <= 2)
       launch_multi_block<2>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else if (nk <= 4)
       launch_multi_block<4>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
+    else if constexpr (widest == 8)
+      launch_multi_block<8>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else if (nk <= 8)
       launch_multi_block<8>(space, st, c, labels, nrows, X, Y, alpha, beta, ws, col0, nk);
     else

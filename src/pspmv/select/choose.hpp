@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -188,6 +189,12 @@ bool choose_compress(const RowStats& s, const AnalyzeOptions& o, const SellShape
     return *o.compress;
   }
   const auto mib = [](double b) { return std::to_string(static_cast<std::int64_t>(b) >> 20) + " MiB"; };
+  if constexpr (Traits::compress_min_bytes == std::numeric_limits<std::int64_t>::max()) {
+    (void)s, (void)shape, (void)nrows, (void)csr_bytes;
+    reason.add(Decision::format, "this space does not compress by default (ExecTraits::compress_min_bytes: never; "
+                                 "16-bit columns measured slower): 32-bit columns");
+    return false;
+  }
   if (csr_bytes < static_cast<double>(Traits::compress_min_bytes) || s.narrow_share < 0) {
     reason.add(Decision::format, "CSR " + mib(csr_bytes) + " < " + mib(static_cast<double>(Traits::compress_min_bytes)) +
                                      " (ExecTraits::compress_min_bytes): 32-bit columns");
