@@ -23,6 +23,7 @@ struct BenchCmdOptions {
   BenchOptions bench;
   std::vector<std::string> formats, mappings, schedules;
   bool no_peers = false, no_auto = false;
+  bool precision_given = false;  ///< --precision on the command line
   std::string json, csv;
   DistributedBenchOptions distributed;
 };
@@ -37,8 +38,12 @@ std::vector<Enum> parsed(const std::vector<std::string>& words, std::vector<Enum
 }
 
 int run(BenchCmdOptions o, const RunInfo& info) {
-  if (o.distributed.enabled)
+  if (o.distributed.enabled) {
+    // DistributedPlan runs double: any other precision asked for is refused, not replaced.
+    if (o.precision_given && o.bench.precisions != std::vector<std::string>{"f64"})
+      throw pspmv::InvalidArgument("bench --distributed measures f64 only; drop --precision or give --precision f64");
     return run_distributed(o.inputs, o.bench, o.formats, o.mappings, o.schedules, o.json, o.distributed, info);
+  }
   const auto inputs = gather_inputs(o.inputs, "bench: give FILEs or --gen SPEC");
   BenchOptions& bo = o.bench;
   bo.formats = parsed(o.formats, bo.formats, pspmv::parse_format);  // comma lists are split by CLI11
@@ -101,8 +106,9 @@ Command add_bench(CLI::App& app) {
            parses_as(pspmv::parse_schedule, "SCHEDULE"));
   add_list(sub, "--precision", bo.precisions,
            "f64 | f32 | f32-f64 (a float matrix under double vectors and sums: pspmv::MixedPlan; no peer "
-           "offers it) (default: f64,f32)",
-           CLI::IsMember({"f64", "f32", "f32-f64"}));
+           "offers it) (default: f64,f32; --distributed: f64 only)",
+           CLI::IsMember({"f64", "f32", "f32-f64"}))
+      ->each([o](const std::string&) { o->precision_given = true; });
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");
   sub->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")

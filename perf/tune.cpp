@@ -172,7 +172,10 @@ int run(const TuneCmdOptions& o, const RunInfo& info) {
     using Exec = typename decltype(space)::type;
     for (const auto& in : inputs)
       for (const auto& p : o.precisions) {
-        with_precision(p, [&](auto value) { out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p)); });
+        with_precision(p, [&](auto value) {
+          unsupported_mixed(value, "tune");
+          out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p));
+        });
         doc["context"] = context_json(info, run_warnings(info, {}));
         if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
       }

@@ -1,5 +1,5 @@
-// Mixed precision (pspmv::MixedPlan: a float matrix under double x, y and sums) on the spaces
-// that compile it (OpenMP, Cuda). Every format x mapping x schedule and several vectors are in
+// Mixed precision (pspmv::MixedPlan: a float matrix under double x, y and sums) on every enabled
+// execution space. Every format x mapping x schedule and several vectors are in
 // test_multi.cpp (its f32f64 configurations); here: the sums are double's (a float plan of the
 // same matrix misses double's tolerance where the mixed plan meets it), the bytes and choices,
 // the transpose, repeatability, tune, `like` and a matrix already in the space's memory.
@@ -7,7 +7,7 @@
 
 #include "test_util.hpp"
 
-#if defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_SERIAL)
 
 using namespace pspmv_test;
 
@@ -40,6 +40,11 @@ class MixedTest : public ConfigTest<Cfg> {
     for (std::int32_t j = 0; j < n; ++j) x[j] = 1 + j % 3;
     return x;
   }
+  /// plan's y = A x (x as product()) against the reference of A, in double's tolerance.
+  template <class P>
+  static ::testing::AssertionResult exact(const Host& A, const P& plan) {
+    return matches_reference<double>(A, product(plan), pspmv::reference::spmv(A, 1.0, x_of(A.ncols)));
+  }
   /// Rows whose first entry is 1 and whose next 2,000 are 1e-8 (x = 1 there): a float sum stays
   /// at 1, a double sum reaches 1.00002; other rows are short and ordinary.
   static Host small_terms() {
@@ -54,11 +59,15 @@ class MixedTest : public ConfigTest<Cfg> {
   }
 };
 
+/// Where libpspmv compiles mixed precision: OpenMP, Serial and Cuda.
 using MixedConfigs = ::testing::Types<
 #if defined(KOKKOS_ENABLE_CUDA)
     Config<Kokkos::Cuda, double, std::int64_t, float>, Config<Kokkos::Cuda, double, std::int32_t, float>,
 #endif
-    Config<Kokkos::OpenMP, double, std::int64_t, float>, Config<Kokkos::OpenMP, double, std::int32_t, float>>;
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Config<Kokkos::OpenMP, double, std::int64_t, float>, Config<Kokkos::OpenMP, double, std::int32_t, float>,
+#endif
+    Config<Kokkos::Serial, double, std::int64_t, float>>;
 
 TYPED_TEST_SUITE(MixedTest, MixedConfigs, ConfigNames);
 
@@ -130,8 +139,7 @@ TYPED_TEST(MixedTest, BytesAndChoices) {
     EXPECT_EQ(ps.sell().values.extent(0), pd.sell().values.extent(0));
     // Values take 4 bytes: the double plan's stored matrix exceeds the mixed one's by that.
     EXPECT_EQ(pd.matrix_bytes() - ps.matrix_bytes(), 4 * pd.sell().values.extent(0) + 4 * pd.sell().long_values.extent(0));
-    EXPECT_TRUE(matches_reference<double>(A, TestFixture::product(ps), pspmv::reference::spmv(A, 1.0, TestFixture::x_of(A.ncols))))
-        << ps.describe();
+    EXPECT_TRUE(TestFixture::exact(A, ps)) << ps.describe();
   }
 }
 
@@ -144,8 +152,7 @@ TYPED_TEST(MixedTest, TransposeRepeatTuneLike) {
   t.operation = pspmv::Operation::transpose;
   const auto pt = pspmv::analyze_mixed(Exec(), A, t);
   const auto At = pspmv::transpose(A);
-  EXPECT_TRUE(matches_reference<double>(At, TestFixture::product(pt), pspmv::reference::spmv(At, 1.0, TestFixture::x_of(At.ncols))))
-      << pt.describe();
+  EXPECT_TRUE(TestFixture::exact(At, pt)) << pt.describe();
 
   pspmv::AnalyzeOptions sell;
   sell.format = pspmv::Format::sell;
@@ -161,16 +168,14 @@ TYPED_TEST(MixedTest, TransposeRepeatTuneLike) {
   tuned.selection = pspmv::Selection::tune;
   const auto pu = pspmv::analyze_mixed(Exec(), A, tuned);
   static_assert(std::is_same<std::decay_t<decltype(pu)>, pspmv::MixedPlan<Exec, O>>::value, "tune keeps mixed precision");
-  EXPECT_TRUE(matches_reference<double>(A, TestFixture::product(pu), pspmv::reference::spmv(A, 1.0, TestFixture::x_of(A.ncols))))
-      << pu.describe();
+  EXPECT_TRUE(TestFixture::exact(A, pu)) << pu.describe();
 
   pspmv::AnalyzeOptions team = sell;
   team.mapping = pspmv::Mapping::team_per_row;
   const auto pl = pspmv::analyze(Exec(), A, team, ps);  // a mixed `like`: a mixed plan, storage shared
   static_assert(std::is_same<std::decay_t<decltype(pl)>, pspmv::MixedPlan<Exec, O>>::value, "like keeps mixed precision");
   EXPECT_TRUE(pl.analysis().shares_storage);
-  EXPECT_TRUE(matches_reference<double>(A, TestFixture::product(pl), pspmv::reference::spmv(A, 1.0, TestFixture::x_of(A.ncols))))
-      << pl.describe();
+  EXPECT_TRUE(TestFixture::exact(A, pl)) << pl.describe();
 }
 
 // A float CSR already in the space's memory: the mixed plan analyze_mixed makes of its host copy.
@@ -182,7 +187,14 @@ TYPED_TEST(MixedTest, MatrixInTheSpacesMemory) {
   for (auto f : {pspmv::Format::csr, pspmv::Format::sell}) {
     pspmv::AnalyzeOptions o;
     o.format = f;
-    const PlanT resident(pspmv::ResidentInput{}, Exec(), dA, pspmv::detail::model_options(o));
+    // analyze_mixed(space, dA) where the space's memory is not the host's; the constructor it calls
+    // on a host space (where dA is a host CSR and analyze_mixed analyzes it as one).
+    const PlanT resident = [&] {
+      if constexpr (std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value)
+        return PlanT(pspmv::ResidentInput{}, Exec(), dA, pspmv::detail::model_options(o));
+      else
+        return pspmv::analyze_mixed(Exec(), dA, o);
+    }();
     const auto hosted = pspmv::analyze_mixed(Exec(), A, o);
     EXPECT_EQ(resident.describe(), hosted.describe());
     const auto a = TestFixture::product(resident), b = TestFixture::product(hosted);

@@ -1,5 +1,6 @@
 // Several vectors at once (Y = alpha A X + beta Y, X and Y of k columns): every format x
-// mapping x schedule on every enabled execution space, k in {1, 2, 3, 8, 16} and 17 (two passes),
+// mapping x schedule on every enabled execution space, k in {1, 2, 3, 8, 16} and 17 (several
+// passes: ExecTraits::multi_columns is 16 on a host, 8 on a GPU),
 // LayoutLeft and LayoutRight, rectangular matrices with empty and long rows, each column against
 // the long-double reference; beta == 0 on a Y of NaN and Inf; the checks of the arguments.
 // The f32f64 configurations (a float matrix under double vectors: MixedPlan) run it all in
@@ -80,7 +81,7 @@ class MultiTest : public ConfigTest<Cfg> {
       check_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, -0.5, 2.0, what);
       check_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, -0.5, 2.0, what);
     }
-    check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 17, -0.5, 2.0, what);  // X and Y differ; two passes
+    check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 17, -0.5, 2.0, what);  // X and Y differ; 2 or 3 passes
     check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 5, 1.5, 0.0, what);
   }
 
@@ -125,8 +126,8 @@ class MultiTest : public ConfigTest<Cfg> {
 };
 
 /// Each space with f64 and f32 (one offset width each: the kernels' offsets are those of the
-/// one-vector kernels, which test_spmv.cpp runs at both widths), and where mixed precision is
-/// compiled (OpenMP, Cuda) a float matrix under double vectors: k = 1 runs the one-vector
+/// one-vector kernels, which test_spmv.cpp runs at both widths), and each with a float matrix
+/// under double vectors (mixed precision): k = 1 runs the one-vector
 /// kernels, so every format x mapping x schedule of a mixed plan is checked here, in double's
 /// tolerance (a float sum would miss it).
 using MultiConfigs = ::testing::Types<
@@ -138,7 +139,8 @@ using MultiConfigs = ::testing::Types<
     Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
     Config<Kokkos::OpenMP, double, std::int64_t, float>,
 #endif
-    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
+    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>,
+    Config<Kokkos::Serial, double, std::int32_t, float>>;
 
 TYPED_TEST_SUITE(MultiTest, MultiConfigs, ConfigNames);
 

@@ -34,9 +34,9 @@ TYPED_TEST(SelectTest, PlanRecordsItsChoices) {
       << plan.reason();
   EXPECT_LE(static_cast<double>(plan.matrix_bytes()), 1.1 * static_cast<double>(plan.csr_bytes()) + 4096);
   // Besides the matrix, the plan's own scratch: under a static or balanced schedule only the piece
-  // sums of split long rows, with room for 16 vectors (a several-vector multiply's pass).
+  // sums of split long rows, with room for a several-vector multiply's pass (ExecTraits::multi_columns).
   const std::size_t pieces = plan.launch().long_split ? static_cast<std::size_t>(plan.launch().long_pieces) : 0;
-  EXPECT_EQ(plan.make_workspace().bytes(), pieces * 16 * sizeof(V));
+  EXPECT_EQ(plan.make_workspace().bytes(), pieces * pspmv::ExecTraits<Exec>::multi_columns * sizeof(V));
   EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row) << plan.reason();
   auto E = pspmv::generate_even<V, O>(2048);
   auto pe = pspmv::analyze<Exec>(E);

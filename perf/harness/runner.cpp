@@ -317,8 +317,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     if (a != out.end()) {
       pspmv::AnalyzeOptions resident = o.base;
       resident.operation = pspmv::Operation::plain;  // dA already holds op(A)
-      const PlanOf<Exec, Value, Offset, MValue> plan(pspmv::ResidentInput{}, Exec(), dA,
-                                                     pspmv::detail::model_options(resident));
+      const auto plan = [&] {
+        if constexpr (mixed) return pspmv::analyze_mixed(Exec(), dA, resident);
+        else return pspmv::analyze(Exec(), dA, resident);
+      }();
       Record r = *a;
       r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
       r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
@@ -381,8 +383,7 @@ std::vector<Record> run_bench(const std::vector<Input>& inputs, const BenchOptio
               using MValue = typename decltype(value)::matrix;
               if (wide) bench_typed<Exec, Value, std::int64_t, MValue>(in, o, out);
               else bench_typed<Exec, Value, std::int32_t, MValue>(in, o, out);
-            },
-            true);
+            });
     });
     if (after_input) after_input(out);
   }

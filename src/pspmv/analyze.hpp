@@ -67,7 +67,7 @@ Plan<ExecSpace, Vector, Offset, Value> analyze(const ExecSpace& space, const Hos
                                                const AnalyzeOptions& options,
                                                const Plan<ExecSpace, Vector, Offset, Value>& like) {
   const AnalyzeOptions o = detail::model_options(options);
-  if (options.selection == Selection::tune) return tune<Vector>(space, A, o).plan;
+  if (options.selection == Selection::tune) return tune<ExecSpace, Value, Offset, Vector>(space, A, o).plan;
   return Plan<ExecSpace, Vector, Offset, Value>(space, A, o, like);
 }
 
@@ -81,8 +81,29 @@ template <class ExecSpace, class Offset>
 MixedPlan<ExecSpace, Offset> analyze_mixed(const ExecSpace& space, const HostCsr<float, Offset>& A,
                                            const AnalyzeOptions& options = {}) {
   const AnalyzeOptions o = detail::model_options(options);
-  if (options.selection == Selection::tune) return tune<double>(space, A, o).plan;
+  if (options.selection == Selection::tune) return tune_mixed(space, A, o).plan;
   return MixedPlan<ExecSpace, Offset>(space, A, o);
+}
+
+/// analyze_mixed() on the default instance of ExecSpace.
+template <class ExecSpace, class Offset>
+MixedPlan<ExecSpace, Offset> analyze_mixed(const HostCsr<float, Offset>& A, const AnalyzeOptions& options = {}) {
+  return analyze_mixed(ExecSpace(), A, options);
+}
+
+/// analyze_mixed() of a float CSR already in the memory of ExecSpace (as analyze(space, dA)):
+/// nothing is uploaded; the plan is the one analyze_mixed() makes of a host copy.
+/// @throws as analyze(space, dA).
+template <class ExecSpace, class Offset, class Mem,
+          std::enable_if_t<!std::is_same<Mem, Kokkos::HostSpace>::value &&
+                               std::is_same<Mem, typename ExecSpace::memory_space>::value,
+                           int> = 0>
+MixedPlan<ExecSpace, Offset> analyze_mixed(const ExecSpace& space, const CsrMatrix<float, Offset, std::int32_t, Mem>& A,
+                                           const AnalyzeOptions& options = {}) {
+  if (options.selection == Selection::tune)
+    throw InvalidArgument("analyze_mixed() of a CSR in the execution space's memory: Selection::tune is not offered "
+                          "(tune() times plans of a host CSR)");
+  return MixedPlan<ExecSpace, Offset>(ResidentInput{}, space, A, detail::model_options(options));
 }
 
 /// analyze() of A, a CSR already in the memory of ExecSpace (a device matrix; a host CSR takes

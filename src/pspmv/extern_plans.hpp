@@ -4,7 +4,7 @@
 /// per value type so that a parallel build compiles them side by side), declared
 /// extern so that clients do not compile analysis and kernels again (analyze.hpp and tune.hpp
 /// include this). Other execution spaces or types still work: they are instantiated where used.
-/// Mixed precision (MixedPlan: float matrix, double vectors) is compiled for OpenMP and Cuda.
+/// Mixed precision (MixedPlan: float matrix, double vectors) is compiled for each of them too.
 
 #include <Kokkos_Core.hpp>
 
@@ -25,6 +25,7 @@
 #ifndef PSPMV_INSTANTIATING
 #if defined(KOKKOS_ENABLE_SERIAL)
 PSPMV_PLAN_TYPES(extern, Kokkos::Serial)
+PSPMV_PLAN_TYPES_MIXED(extern, Kokkos::Serial)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
 PSPMV_PLAN_TYPES(extern, Kokkos::OpenMP)

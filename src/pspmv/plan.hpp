@@ -265,7 +265,7 @@ class Plan {
 
 /// A mixed-precision plan: the matrix stored in float (half the value bytes of double), x, y,
 /// alpha, beta and every sum in double (each product formed in double from the float value).
-/// Made by analyze_mixed() (analyze.hpp); compiled into libpspmv for OpenMP and Cuda.
+/// Made by analyze_mixed() (analyze.hpp); compiled into libpspmv for Serial, OpenMP and Cuda.
 template <class ExecSpace, class Offset = std::int64_t>
 using MixedPlan = Plan<ExecSpace, double, Offset, float>;
 
@@ -295,7 +295,7 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
                          static_cast<std::int64_t>(M.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
   d.phases.statistics = seconds(t);
   t = clock::now();
-  d.choice = choose<Value>(space, M, d.facts, o, &d.order);
+  d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, M, d.facts, o, &d.order);
   if (o.operation == Operation::transpose)
     d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
                                           "multiplied by the ordinary kernels without atomics");
@@ -333,7 +333,8 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
     known.shape.pieces = S.npieces();
     known.shape.padding = S.padding_ratio();
   }
-  d.choice = choose<Value>(space, d.op(A), d.facts, o, &d.order, sell ? &known : nullptr);
+  d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, d.op(A), d.facts, o, &d.order,
+                                                           sell ? &known : nullptr);
   if (o.operation == Operation::transpose)
     d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
                                           "multiplied by the ordinary kernels without atomics");
@@ -465,7 +466,7 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;
-  choice_ = choose<Value>(space, h, facts_, o, &order);
+  choice_ = choose<ExecSpace, MatrixValue, Offset, Value>(space, h, facts_, o, &order);
   ph.choice = seconds(t);
   storage_ = detail::build_storage<ExecSpace, MatrixValue, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr, o.copy_matrix, &A);
   order = detail::SellOrder{};

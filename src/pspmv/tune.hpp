@@ -158,11 +158,13 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
 /// @throws as analyze() for the model's plan; InvalidArgument for a negative budget,
 /// min_candidates or min_sample_seconds, an infinite min_sample_seconds, or reps, confirm or
 /// rounds < 1.
-/// Vector: the type of x and y when it is not A's (tune<double> of a float A: MixedPlan candidates).
-template <class Vector = void, class ExecSpace, class Value, class Offset,
-          class V = std::conditional_t<std::is_void<Vector>::value, Value, Vector>>
-TuneResult<ExecSpace, V, Offset, Value> tune(const ExecSpace& space, const HostCsr<Value, Offset>& A,
-                                             const AnalyzeOptions& options = {}, const TuneOptions& tune_options = {}) {
+/// Vector: the type of x and y (A's value type, or double under a float A: MixedPlan
+/// candidates; tune_mixed()).
+template <class ExecSpace, class Value, class Offset, class Vector = Value>
+TuneResult<ExecSpace, Vector, Offset, Value> tune(const ExecSpace& space, const HostCsr<Value, Offset>& A,
+                                                  const AnalyzeOptions& options = {},
+                                                  const TuneOptions& tune_options = {}) {
+  using V = Vector;
   using PlanT = Plan<ExecSpace, V, Offset, Value>;
   if (tune_options.budget_seconds < 0 || tune_options.budget_calls < 0 || tune_options.reps < 1 ||
       tune_options.confirm < 1 || tune_options.rounds < 1 || tune_options.min_candidates < 0 ||
@@ -254,6 +256,14 @@ TuneResult<ExecSpace, V, Offset, Value> tune(const ExecSpace& space, const HostC
   }
   r.tune_seconds = elapsed();
   return r;
+}
+
+/// tune() of a float A into mixed-precision plans (MixedPlan: double vectors and sums).
+template <class ExecSpace, class Offset>
+TuneResult<ExecSpace, double, Offset, float> tune_mixed(const ExecSpace& space, const HostCsr<float, Offset>& A,
+                                                        const AnalyzeOptions& options = {},
+                                                        const TuneOptions& tune_options = {}) {
+  return tune<ExecSpace, float, Offset, double>(space, A, options, tune_options);
 }
 
 /// tune() on the default instance of ExecSpace.

@@ -113,7 +113,8 @@ struct ExecTraits {
   static constexpr int gather_unroll = 1;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
-  /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; at most 16).
+  /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),
+  /// and the piece sums a workspace keeps per piece of a split long row.
   static constexpr int multi_columns = 16;
 };
 
@@ -144,6 +145,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// slower with 16-bit offsets than with 32-bit columns, in f64 and f32 (docs/selection.md).
   /// A caller may still ask for them (AnalyzeOptions::compress).
   static constexpr std::int64_t compress_min_bytes = std::numeric_limits<std::int64_t>::max();
+  /// Unused while compress_min_bytes is never reached (kept for the rule's form).
   static constexpr double compress_min_share = 0.5;
   /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take
   /// SELL up to this factor of the CSR bytes.

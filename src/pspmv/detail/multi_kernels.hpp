@@ -24,7 +24,7 @@
 #include <cstdint>
 
 #include "pspmv/detail/csr_kernels.hpp"
-#include "pspmv/detail/storage.hpp"  // max_columns_per_pass
+#include "pspmv/detail/storage.hpp"  // Workspace
 
 namespace pspmv {
 namespace detail {
@@ -158,7 +158,7 @@ struct MultiCsrTeamPerRow : MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, MV
 };
 
 /// SELL-C-sigma's arrays (SellViews) for several vectors. A piece of a split long row leaves
-/// its nk sums in partial(piece * max_columns_per_pass + q).
+/// its nk sums in partial(piece * ExecTraits::multi_columns + q).
 template <class ExecSpace, class Value, int K, class MValue = Value>
 struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   using memory_space = typename ExecSpace::memory_space;
@@ -209,7 +209,7 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   KOKKOS_INLINE_FUNCTION void finish(const std::int32_t p, const sum_type& sum) const {
     const std::int32_t v = perm(p);
     if (v >= nrows) {
-      const std::int64_t at = static_cast<std::int64_t>(v - nrows) * max_columns_per_pass;
+      const std::int64_t at = static_cast<std::int64_t>(v - nrows) * ExecTraits<ExecSpace>::multi_columns;
       for (int q = 0; q < K; ++q)
         if (q < this->nk) partial(at + q) = sum.v[q];
       return;
@@ -312,7 +312,7 @@ struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K> {
     typename MultiBase<ExecSpace, Value, K>::sum_type s;
     for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q)
       for (int c = 0; c < K; ++c)
-        if (c < this->nk) s.v[c] += partial(q * max_columns_per_pass + c);
+        if (c < this->nk) s.v[c] += partial(q * ExecTraits<ExecSpace>::multi_columns + c);
     this->store(long_rows(l), s);
   }
 };

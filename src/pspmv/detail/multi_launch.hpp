@@ -160,7 +160,7 @@ void launch_multi(const ExecSpace& space, const Storage<ExecSpace, MValue, Offse
     return;
   }
   constexpr int widest = ExecTraits<ExecSpace>::multi_columns;
-  static_assert(widest == 8 || widest == max_columns_per_pass, "multi_columns: 8 or 16");
+  static_assert(widest == 8 || widest == 16, "ExecTraits::multi_columns: 8 or 16");
   const int k = static_cast<int>(X.extent(1));
   for (int col0 = 0; col0 < k; col0 += widest) {
     const int nk = std::min(widest, k - col0);

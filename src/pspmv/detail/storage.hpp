@@ -21,10 +21,6 @@
 #include "pspmv/detail/staging.hpp"
 
 namespace pspmv {
-namespace detail {
-/// Columns of X and Y per pass over the matrix in a multiply of several vectors (multi_kernels.hpp).
-constexpr int max_columns_per_pass = 16;
-}  // namespace detail
 
 /// The scratch one multiply() writes: the piece sums of split long rows (SELL) and the
 /// chunk-queue words of a run-time schedule (dynamic_chunks, work_stealing). Two multiplies
@@ -34,7 +30,7 @@ template <class ExecSpace, class Value>
 struct Workspace {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<Value*, memory_space> partial;         ///< sums of the pieces of split long rows: piece x
-                                                      ///< detail::max_columns_per_pass (several vectors)
+                                                      ///< ExecTraits::multi_columns (several vectors)
   Kokkos::View<std::int64_t*, memory_space> cursors;  ///< chunk-queue words (detail::ChunkQueues)
   std::size_t bytes() const { return partial.extent(0) * sizeof(Value) + cursors.extent(0) * sizeof(std::int64_t); }
   /// Whether this workspace holds at least what `need` does, array by array.
@@ -224,7 +220,7 @@ Workspace<ExecSpace, Value> make_workspace(const PlanChoice& choice) {
   const LaunchParams& p = choice.launch;
   if (choice.format == Format::sell && p.long_split && p.long_pieces > 0)
     w.partial = Kokkos::View<Value*, memory_space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::sell_partial"),
-                                                   static_cast<std::size_t>(p.long_pieces) * max_columns_per_pass);
+                                                   static_cast<std::size_t>(p.long_pieces) * Traits::multi_columns);
   if (choice.schedule == Schedule::dynamic_chunks || choice.schedule == Schedule::work_stealing)
     // Room for the most queues any instance can use (its concurrency may differ from analyze's).
     w.cursors = Kokkos::View<std::int64_t*, memory_space>(

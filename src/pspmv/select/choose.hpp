@@ -188,32 +188,33 @@ bool choose_compress(const RowStats& s, const AnalyzeOptions& o, const SellShape
                                              : "compression off: 32-bit columns");
     return *o.compress;
   }
-  const auto mib = [](double b) { return std::to_string(static_cast<std::int64_t>(b) >> 20) + " MiB"; };
   if constexpr (Traits::compress_min_bytes == std::numeric_limits<std::int64_t>::max()) {
     (void)s, (void)shape, (void)nrows, (void)csr_bytes;
     reason.add(Decision::format, "this space does not compress by default (ExecTraits::compress_min_bytes: never; "
                                  "16-bit columns measured slower): 32-bit columns");
     return false;
+  } else {
+    const auto mib = [](double b) { return std::to_string(static_cast<std::int64_t>(b) >> 20) + " MiB"; };
+    if (csr_bytes < static_cast<double>(Traits::compress_min_bytes) || s.narrow_share < 0) {
+      reason.add(Decision::format, "CSR " + mib(csr_bytes) + " < " + mib(static_cast<double>(Traits::compress_min_bytes)) +
+                                       " (ExecTraits::compress_min_bytes): 32-bit columns");
+      return false;
+    }
+    const std::string share = "narrow column span share " + fixed(s.narrow_share, 3);
+    if (s.narrow_share < Traits::compress_min_share) {
+      reason.add(Decision::format, share + " < " + fixed(Traits::compress_min_share, 2) + ": 32-bit columns");
+      return false;
+    }
+    const double saved = 2.0 * static_cast<double>(shape.stored) * s.narrow_share,
+                 added = 12.0 * static_cast<double>(shape.nslices);
+    const double ratio = (static_cast<double>(shape.bytes(sizeof(Value), nrows)) - saved + added) / csr_bytes;
+    const bool fits = ratio <= 1.0;
+    reason.add(Decision::format, share + " >= " + fixed(Traits::compress_min_share, 2) + ", CSR " + mib(csr_bytes) +
+                                     " >= " + mib(static_cast<double>(Traits::compress_min_bytes)) +
+                                     ", compressed SELL about " + fixed(ratio, 3) + "x the CSR bytes" +
+                                     (fits ? ": 16-bit column offsets" : " > 1: 32-bit columns"));
+    return fits;
   }
-  if (csr_bytes < static_cast<double>(Traits::compress_min_bytes) || s.narrow_share < 0) {
-    reason.add(Decision::format, "CSR " + mib(csr_bytes) + " < " + mib(static_cast<double>(Traits::compress_min_bytes)) +
-                                     " (ExecTraits::compress_min_bytes): 32-bit columns");
-    return false;
-  }
-  const std::string share = "narrow column span share " + fixed(s.narrow_share, 3);
-  if (s.narrow_share < Traits::compress_min_share) {
-    reason.add(Decision::format, share + " < " + fixed(Traits::compress_min_share, 2) + ": 32-bit columns");
-    return false;
-  }
-  const double saved = 2.0 * static_cast<double>(shape.stored) * s.narrow_share,
-               added = 12.0 * static_cast<double>(shape.nslices);
-  const double ratio = (static_cast<double>(shape.bytes(sizeof(Value), nrows)) - saved + added) / csr_bytes;
-  const bool fits = ratio <= 1.0;
-  reason.add(Decision::format, share + " >= " + fixed(Traits::compress_min_share, 2) + ", CSR " + mib(csr_bytes) +
-                                   " >= " + mib(static_cast<double>(Traits::compress_min_bytes)) +
-                                   ", compressed SELL about " + fixed(ratio, 3) + "x the CSR bytes" +
-                                   (fits ? ": 16-bit column offsets" : " > 1: 32-bit columns"));
-  return fits;
 }
 
 /// The mapping rule (the lane-slot model on a GPU; thread_per_row on a host and for SELL).
@@ -381,14 +382,14 @@ int clamp_team(const ExecSpace& space, int team_size, int vector_length, bool ca
 /// With `order` given, the sorted order of A's rows computed for a SELL shape is moved there
 /// (empty when none was computed), so that the conversion does not sort again; with `known`,
 /// a shape of A known for its parameters is taken instead of sorting.
-/// Vector: the type of x, y and the sums when it is not A's (a mixed-precision plan, float
-/// matrix under double vectors): SIMD widths and the vectors' bytes are counted in it.
-template <class Vector = void, class ExecSpace, class Value, class Offset>
+/// Vector: the type of x, y and the sums (A's value type, or double under a float A: a
+/// mixed-precision plan): SIMD widths and the vectors' bytes are counted in it.
+template <class ExecSpace, class Value, class Offset, class Vector = Value>
 PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
                   const AnalyzeOptions& o, detail::SellOrder* order = nullptr,
                   const detail::KnownSell* known = nullptr) {
   using Traits = ExecTraits<ExecSpace>;
-  using V = std::conditional_t<std::is_void<Vector>::value, Value, Vector>;
+  using V = Vector;
   if (o.deterministic) {  // docs/design.md, Determinism
     if (o.mapping && *o.mapping != Mapping::thread_per_row)
       throw InvalidArgument("AnalyzeOptions: deterministic needs mapping thread_per_row (a team_per_row row is "
@@ -403,7 +404,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     d.mapping = Mapping::thread_per_row;
     d.sell_long_row = -1;
     d.sell_long_split.reset();
-    PlanChoice c = choose<Vector>(space, A, f, d, order, known);
+    PlanChoice c = choose<ExecSpace, Value, Offset, Vector>(space, A, f, d, order, known);
     c.reason.add(Decision::mapping, "deterministic: thread_per_row, long rows kept in the slices (each row summed "
                                     "by one thread in entry order)");
     return c;
