@@ -180,9 +180,9 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int gather_unroll = 4;
   /// The same for the warp-per-row long-row kernel.
   static constexpr int long_row_unroll = 4;
-  /// Columns per pass of a several-vector multiply: 8. On the H200 (f64) the 16-column kernels took
-  /// 3.7-3.9x the time of the 8-column ones on the lesson's even matrix and stencil27:120 (a lane's
-  /// 16 sums do not stay in registers), so k = 16 runs as two passes of 8.
+  /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix
+  /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
+  /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.
   static constexpr int multi_columns = 8;
 };
 #endif
