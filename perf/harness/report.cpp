@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -10,6 +11,13 @@
 namespace pspmv_cli {
 
 namespace {
+
+/// Width of the precision column: 4, or the longest precision named (f32-f64).
+std::size_t precision_width(const std::vector<Record>& records) {
+  std::size_t w = 4;
+  for (const auto& r : records) w = std::max(w, r.precision.size());
+  return w;
+}
 
 /// Per pspmv plan: its analysis in ms and in multiplies of the plan, its phases, and the
 /// calls after which it repays its analysis against plain CSR (the unplanned call).
@@ -30,8 +38,8 @@ std::string analysis_lines(const std::vector<Record>& records) {
         const double b = u.plan == r.plan ? -1 : break_even_calls(r.analyze_s, u.analyze_s, r.median_s, u.median_s);
         be = b < 0 ? "-" : std::isinf(b) ? "never" : fmt::format("{:.0f} calls", b);
       }
-    s += fmt::format("{:<22} {:<4} {:<52} {:>9.2f} ms {:>8.1f} x  |{} | break-even {}\n", r.matrix.substr(0, 22),
-                     r.precision, r.variant.substr(0, 52), r.analyze_s * 1e3, r.analyze_s / r.median_s, phases, be);
+    s += fmt::format("{:<22} {:<{}} {:<52} {:>9.2f} ms {:>8.1f} x  |{} | break-even {}\n", r.matrix.substr(0, 22),
+                     r.precision, precision_width(records), r.variant.substr(0, 52), r.analyze_s * 1e3, r.analyze_s / r.median_s, phases, be);
   }
   return s;
 }
@@ -39,8 +47,9 @@ std::string analysis_lines(const std::vector<Record>& records) {
 }  // namespace
 
 std::string table(const std::vector<Record>& records) {
-  std::string s = fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>7} {:>6} {:>10} {:>9} {}\n",
-                              "matrix", "prec", "impl", "variant", "median ms", "min ms", "cv %", "GFLOP/s", "GB/s",
+  const std::size_t pw = precision_width(records);
+  std::string s = fmt::format("{:<22} {:<{}} {:<15} {:<52} {:>10} {:>10} {:>6} {:>8} {:>8} {:>7} {:>7} {:>6} {:>10} {:>9} {}\n",
+                              "matrix", "prec", pw, "impl", "variant", "median ms", "min ms", "cv %", "GFLOP/s", "GB/s",
                               "x floor", "x moved", "csr/pl", "analyze ms", "max err", "check");
   std::size_t noisy = 0;
   std::string last;
@@ -48,13 +57,13 @@ std::string table(const std::vector<Record>& records) {
     if (r.matrix + r.precision != last && !last.empty()) s += "\n";
     last = r.matrix + r.precision;
     if (r.skipped) {
-      s += fmt::format("{:<22} {:<4} {:<15} {:<52} skipped: {}\n", r.matrix.substr(0, 22), r.precision, r.impl,
+      s += fmt::format("{:<22} {:<{}} {:<15} {:<52} skipped: {}\n", r.matrix.substr(0, 22), r.precision, pw, r.impl,
                        r.variant.substr(0, 52), r.plan);
       continue;
     }
     noisy += r.noisy;
-    s += fmt::format("{:<22} {:<4} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>6.1f} {:>8.2f} {:>8.2f} {:>7.2f} {:>7} {:>6} {:>10.3f} {:>9.1e} {}{}\n",
-                     r.matrix.substr(0, 22), r.precision, r.impl, r.variant.substr(0, 52), r.median_s * 1e3,
+    s += fmt::format("{:<22} {:<{}} {:<15} {:<52} {:>10.4f} {:>10.4f} {:>6.1f} {:>8.2f} {:>8.2f} {:>7.2f} {:>7} {:>6} {:>10.3f} {:>9.1e} {}{}\n",
+                     r.matrix.substr(0, 22), r.precision, pw, r.impl, r.variant.substr(0, 52), r.median_s * 1e3,
                      r.min_s * 1e3, 100 * r.time_cv, r.gflops, r.gbs, r.ratio_to_floor,
                      r.ratio_to_moved_floor > 0 ? fmt::format("{:.2f}", r.ratio_to_moved_floor) : std::string("-"),
                      r.compression_ratio > 0 ? fmt::format("{:.3f}", r.compression_ratio) : std::string("-"),
