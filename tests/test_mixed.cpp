@@ -135,6 +135,7 @@ TYPED_TEST(MixedTest, BytesAndChoices) {
     const auto ps = pspmv::analyze_mixed(Exec(), A, sell);
     const auto pd = pspmv::analyze<Exec>(A64, sell);
     EXPECT_EQ(ps.launch().slice_height, pd.launch().slice_height);
+    EXPECT_EQ(ps.launch().slice_height, pspmv::ExecTraits<Exec>::template sell_slice_height<double>());
     EXPECT_EQ(ps.launch().vector_length, pd.launch().vector_length);
     EXPECT_EQ(ps.sell().values.extent(0), pd.sell().values.extent(0));
     // Values take 4 bytes: the double plan's stored matrix exceeds the mixed one's by that.
