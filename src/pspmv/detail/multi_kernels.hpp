@@ -9,7 +9,8 @@
 /// K sums. A block of nk < K columns (k = 3 runs in the K = 4 bucket, a single strided column
 /// in the K = 2 one) repeats its last column
 /// in the spare sums and stores only nk; more than ExecTraits::multi_columns (16 on a host, 8 on
-/// a GPU) take several blocks, each a pass over the matrix. Each column's sum adds a row's entries in the order of the one-vector
+/// a GPU) take several blocks, each a pass over the matrix. Each column's sum adds a row's
+/// entries in the order of the one-vector
 /// kernel of the same mapping (thread-owned rows: entry order; lane-shared rows: lane l takes
 /// entries l, l + lanes, ..., then the lanes reduce in Kokkos' fixed order), fixed per plan.
 ///
