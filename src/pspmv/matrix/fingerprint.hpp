@@ -14,18 +14,31 @@
 namespace pspmv {
 
 namespace detail {
-/// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, so
-/// that every step is a bijection of h and any single changed word changes the result.
+/// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, in four
+/// independent lanes (word i goes to lane i % 4), so that every step is a bijection of its
+/// lane and any single changed word changes the result. One lane is a chain of dependent
+/// multiplies (3-4 cycles per 8 bytes: about 2.5 GB/s on a core); four keep a core at the
+/// speed of its memory.
 inline std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t h) {
+  constexpr std::uint64_t k = 0x9E3779B97F4A7C15ull;
   const unsigned char* p = static_cast<const unsigned char*>(data);
+  std::uint64_t lane[4] = {h, h ^ 0x632BE59BD9B4E019ull, h ^ 0x8CB92BA72F3D8DD7ull, h ^ 0xE7037ED1A0B428DBull};
   std::size_t i = 0;
+  for (; i + 32 <= bytes; i += 32) {
+    std::uint64_t w[4];
+    std::memcpy(w, p + i, 32);
+    for (int l = 0; l < 4; ++l) lane[l] = (lane[l] ^ w[l]) * k;
+  }
   for (; i + 8 <= bytes; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+    lane[0] = (lane[0] ^ w) * k;
   }
-  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
-  return h;
+  for (; i < bytes; ++i) lane[0] = (lane[0] ^ p[i]) * 0x100000001B3ull;
+  // In lane order, each step a bijection of its running value (the finalizer below).
+  std::uint64_t r = lane[0];
+  for (int l = 1; l < 4; ++l) r = ((r ^ (r >> 31)) * k) ^ lane[l];
+  return r;
 }
 /// splitmix64's finalizer: spreads every input bit over the result.
 inline std::uint64_t mix64(std::uint64_t z) {
