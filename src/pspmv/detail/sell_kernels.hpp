@@ -135,26 +135,18 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
   KernelView<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
 
-  /// The slice height the kernel is compiled for: the build's SIMD register of Value (a plan's
-  /// default C on this space). A plan of that C runs slice_sum<fixed_c>, whose C sums live in
-  /// registers across the column loop; any other C runs slice_sum<0>, which keeps them in an
-  /// array of max_c (a store and a reload per column step).
-  static constexpr int fixed_c = ExecTraits<ExecSpace>::template sell_slice_height<Value>();
-
   /// Slice s with its columns at `col` (32-bit columns, or 16-bit offsets) gathered from `x`
   /// (x shifted by the slice's base column when `col` holds offsets): the compiler sees a
   /// static index width, widens 16-bit offsets in register and keeps the vector gathers.
-  /// FixedC > 0: the slice height as a constant (the C loops have a static trip count).
-  template <int FixedC, class Col>
+  template <class Col>
   KOKKOS_INLINE_FUNCTION void slice_sum(const std::int32_t s, const Col* col, const Value* x) const {
-    constexpr int cap = FixedC > 0 ? FixedC : max_c;
-    const int C = FixedC > 0 ? FixedC : 1 << this->log2_c;
+    const int C = 1 << this->log2_c;
     const std::int32_t first = s << this->log2_c;
     const int rows = first + C <= this->npos ? C : this->npos - first;
     const std::int32_t width = this->slice_width(s);
     const MValue* val = this->values.data() + this->slice_ptr(s);
-    Value acc[cap];
-    std::int32_t len[cap];
+    Value acc[max_c];
+    std::int32_t len[max_c];
     std::int32_t shortest = width;
     for (int r = 0; r < C; ++r) {
       acc[r] = Value(0);
@@ -178,23 +170,16 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     for (int r = 0; r < rows; ++r)
       if (len[r] >= 0) this->finish(first + r, acc[r]);
   }
-  template <class Col>
-  KOKKOS_INLINE_FUNCTION void slice_any_c(const std::int32_t s, const Col* col, const Value* x) const {
-    if ((1 << this->log2_c) == fixed_c)
-      slice_sum<fixed_c>(s, col, x);
-    else
-      slice_sum<0>(s, col, x);
-  }
   KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
     const std::int64_t base = this->slice_ptr(s);
     if constexpr (Compressed) {
       const std::int32_t first = this->col_base(s);
       if (first >= 0)
-        slice_any_c(s, this->col_off.data() + this->off_ptr(s), this->x.data() + first);
+        slice_sum(s, this->col_off.data() + this->off_ptr(s), this->x.data() + first);
       else
-        slice_any_c(s, this->col_idx.data() + (base - this->off_ptr(s)), this->x.data());
+        slice_sum(s, this->col_idx.data() + (base - this->off_ptr(s)), this->x.data());
     } else {
-      slice_any_c(s, this->col_idx.data() + base, this->x.data());
+      slice_sum(s, this->col_idx.data() + base, this->x.data());
     }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { columns(s); }
