@@ -50,7 +50,8 @@ struct AnalyzeOptions {
                                          ///< 0: chosen (all, or fewer for a matrix too small to feed them)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count
                                          ///< (not only run to run, which every plan is): each row summed by one
-                                         ///< thread in entry order, so thread_per_row, no lane-shared or split
+                                         ///< thread, in an order fixed by the build and the row's length, so
+                                         ///< thread_per_row, no lane-shared or split
                                          ///< long rows; a forced team_per_row or sell_long_row > 0 is an error
   bool fingerprint = true;               ///< hash the matrix at analyze time so that Plan::matches() can tell
                                          ///< whether it changed since (one parallel pass over the arrays)

@@ -109,7 +109,9 @@ struct ExecTraits {
   static constexpr bool sell_long_split = false;
   static constexpr int long_row_warps = 1;
   static constexpr double team_slot_advantage = 4.0;
-  /// Entries a thread loads before it gathers x (detail::gather_dot): 1, the plain loop.
+  /// Entries a thread loads before it gathers x (detail::gather_dot): 1, which a host's CSR
+  /// thread_per_row runs as one SIMD reduction a row (detail::simd_dot); above 1, that many
+  /// partial sums (detail::lanes_dot).
   static constexpr int gather_unroll = 1;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;

@@ -96,12 +96,12 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
 /// rows of more than a few entries whose data is in cache: on the H200's 16-core Xeon host, in
 /// one interleaved run, this loop took 0.51-0.69x the plain loop's time on rows of 42 entries
 /// (a 212 MB matrix), 0.88-0.90x on a 27-point stencil, 0.96x on rows of 16 and 1.03x on random
-/// rows of 8 entries on average (perf/results/h200.md). The order of the additions is fixed by
+/// rows of 8 entries on average (perf/results/h200/host-csr-row-loops-interleaved.txt). The order of the additions is fixed by
 /// the binary and the row's length: two multiplies of a plan give the same y. Outside OpenMP
 /// builds (and in a GPU's device code, which never calls it) it is the plain loop.
 template <class Value, class MValue, class Col>
-KOKKOS_INLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_idx, const Value* x, const std::int64_t begin,
-                      const std::int64_t end) {
+KOKKOS_INLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_idx, const Value* x,
+                                       const std::int64_t begin, const std::int64_t end) {
   Value sum = 0;
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(+ : sum)

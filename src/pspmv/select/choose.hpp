@@ -406,7 +406,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     d.sell_long_split.reset();
     PlanChoice c = choose<ExecSpace, Value, Offset, Vector>(space, A, f, d, order, known);
     c.reason.add(Decision::mapping, "deterministic: thread_per_row, long rows kept in the slices (each row summed "
-                                    "by one thread in entry order)");
+                                    "by one thread, in an order fixed by the build and the row's length)");
     return c;
   }
   if (o.chunk_size < 0 || o.target_chunks < 0 || o.team_size < 0 || o.vector_length < 0 || o.rows_per_team < 0 ||
