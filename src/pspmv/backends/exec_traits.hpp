@@ -110,9 +110,12 @@ struct ExecTraits {
   static constexpr int long_row_warps = 1;
   static constexpr double team_slot_advantage = 4.0;
   /// Entries a thread loads before it gathers x (detail::gather_dot): 1, which a host's CSR
-  /// thread_per_row runs as one SIMD reduction a row (detail::simd_dot); above 1, that many
-  /// partial sums (detail::lanes_dot).
+  /// thread_per_row runs as detail::simd_dot; above 1, that many partial sums (detail::lanes_dot).
   static constexpr int gather_unroll = 1;
+  /// The shortest CSR row that detail::simd_dot sums as a SIMD reduction: two SIMD registers of
+  /// Value (16 doubles under AVX-512); a shorter row is the plain loop.
+  template <class Value>
+  static constexpr int simd_row_min() { return 2 * simd_lanes<Value>(); }
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
   /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),
