@@ -99,8 +99,8 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
 /// (perf/results/h200/host-csr-row-loops-interleaved.txt), the SIMD reduction over every row
 /// took 0.51-0.69x the plain loop's time on rows of 42 entries (a 212 MB matrix), 0.88-0.90x on
 /// a 27-point stencil, 0.96x on rows of 16 and 1.03x on random rows of 8 entries on average;
-/// in the 24-input host compare it made the shared matrices of 2-7 entries a row 1.3-3x slower,
-/// hence MinSimd (ExecTraits::simd_row_min: two SIMD registers of Value). The order of the
+/// in the 24-input host compare it made the shared matrices of 2-7 entries a row 1.3-3x slower
+/// than the run of the plain loop before it (perf/results/h200.md), hence MinSimd (ExecTraits::simd_row_min: two SIMD registers of Value). The order of the
 /// additions is fixed by the binary and the row's length: two multiplies of a plan give the
 /// same y. Outside OpenMP builds (and in a GPU's device code, which never calls it) every row
 /// is the plain loop.
@@ -187,8 +187,9 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
                                               this->row_ptr(i + 1)));
     } else if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
       // A host thread: a long row as one OpenMP SIMD reduction, a short one as the plain loop.
-      this->store(i, simd_dot<ExecTraits<ExecSpace>::template simd_row_min<Value>(), Value>(
-                         this->values.data(), this->col_idx.data(), this->x.data(), this->row_ptr(i), this->row_ptr(i + 1)));
+      constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
+      this->store(i, simd_dot<min_simd, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
+                                               this->row_ptr(i), this->row_ptr(i + 1)));
     } else {
       this->store(i, gather_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
                                                this->row_ptr(i + 1), 1));

@@ -17,8 +17,9 @@ namespace detail {
 /// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, in four
 /// independent lanes (word i of each whole 32-byte group goes to lane i % 4, the words and bytes
 /// after the last group to lane 0), so that every step is a bijection of its lane and any single
-/// changed word changes the result. One lane is a chain of dependent multiplies; on the 2-core
-/// EPYC, built for x86-64-v4, one lane hashed 6.6 GB/s of a core and four 23.9 GB/s.
+/// changed word changes the result. One lane is a chain of dependent multiplies: on one core of
+/// the 2-core EPYC (a standalone loop over 268 MB, g++ 12 -O3 -march=x86-64-v4) four lanes hashed
+/// 3.6x the bytes per second of one; the Xeon host's fingerprint phase: perf/results/h200.md.
 inline std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t h) {
   constexpr std::uint64_t k = 0x9E3779B97F4A7C15ull;
   const unsigned char* p = static_cast<const unsigned char*>(data);
