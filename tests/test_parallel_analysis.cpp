@@ -199,13 +199,23 @@ TEST(ParallelAnalysis, RowStatisticsMatchTheSerialDefinition) {
     EXPECT_EQ(s.mean, static_cast<double>(ref.sum / n));  // integer sums: exact in any order
     const long double var = ref.sum2 / n - (ref.sum / n) * (ref.sum / n);
     EXPECT_EQ(s.stddev, std::sqrt(static_cast<double>(var)));
-    // Column spread: one sum per piece of 65536 rows, the pieces in order; the same value as
-    // the serial sum up to one piece, within rounding of the long-double sum beyond.
+    // Column spread: each row's terms in 8 partial sums, the rows of a piece of 65536 in order,
+    // the pieces in order: the serial one-chain sum within rounding.
     const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), n, A.ncols);
     const double want = static_cast<double>(ref.spread / static_cast<long double>(A.nnz()));
-    if (n <= 65536) EXPECT_EQ(spread, want) << n;
-    else EXPECT_NEAR(spread, want, 1e-12 * want) << n;
+    EXPECT_NEAR(spread, want, 1e-12 * want) << n;
+    // analyze()'s one pass gives what the separate functions give, bit for bit.
+    const auto facts = pspmv::matrix_facts(A, 32, true, true);
+    EXPECT_EQ(facts.stats.col_spread, spread) << n;
+    EXPECT_EQ(facts.stats.narrow_share,
+              pspmv::compute_row_stats(A.row_ptr.data(), n, A.ncols, A.col_idx.data()).narrow_share) << n;
+    EXPECT_EQ(facts.stats.histogram, ref.histogram) << n;
+    EXPECT_EQ(facts.stats.stddev, s.stddev) << n;
     const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), n, 32);
+    EXPECT_EQ(facts.lane_slots.thread_per_row, ls.thread_per_row) << n;
+    EXPECT_EQ(facts.lane_slots.team_per_row, ls.team_per_row) << n;
+    EXPECT_EQ(pspmv::matrix_facts(A, 7, false).lane_slots.thread_per_row,
+              pspmv::compute_lane_slots(A.row_ptr.data(), n, 7).thread_per_row) << n;
     EXPECT_EQ(ls.thread_per_row, serial_team_slots(A.row_ptr.data(), n, 1, 32));
     for (const int v : {1, 2, 8, 32})
       EXPECT_EQ(pspmv::team_lane_slots(A.row_ptr.data(), n, v, 32), serial_team_slots(A.row_ptr.data(), n, v, 32)) << v;

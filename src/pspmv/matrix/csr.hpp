@@ -131,11 +131,34 @@ void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
   const Offset* rp = A.row_ptr.data();
   const Ordinal* ci = A.col_idx.data();
   const Ordinal ncols = A.ncols;
-  const std::int64_t bad_row = detail::first_index("pspmv::validate_col_idx", n, [&](std::int64_t i) {
-    bool bad = false;
-    for (Offset k = rp[i]; k < rp[i + 1]; ++k) bad |= ci[k] < 0 || ci[k] >= ncols;
-    return bad;
-  });
+  // Per piece of rows, the largest of its columns taken as unsigned (a negative column wraps
+  // above every valid one), a max reduction the compiler vectorizes; only a piece whose largest
+  // reaches ncols is searched for its first offending row. Testing each row for an offence
+  // took about 2x the time (one core of the 2-core EPYC, a standalone loop over rows of 16).
+  using Unsigned = std::make_unsigned_t<Ordinal>;
+  std::vector<std::int64_t> first(static_cast<std::size_t>(detail::pieces_of(n)), n);
+  detail::for_pieces("pspmv::validate_col_idx", n, detail::host_piece,
+                     [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+                       const std::int64_t kb = static_cast<std::int64_t>(rp[begin]), ke = static_cast<std::int64_t>(rp[end]);
+                       Unsigned largest = 0;
+                       for (std::int64_t k = kb; k < ke; ++k) {
+                         const auto c = static_cast<Unsigned>(ci[k]);
+                         largest = c > largest ? c : largest;
+                       }
+                       if (largest < static_cast<Unsigned>(ncols)) return;
+                       for (std::int64_t i = begin; i < end; ++i)
+                         for (Offset k = rp[i]; k < rp[i + 1]; ++k)
+                           if (ci[k] < 0 || ci[k] >= ncols) {
+                             first[static_cast<std::size_t>(b)] = i;
+                             return;
+                           }
+                     });
+  std::int64_t bad_row = n;
+  for (const std::int64_t f : first)
+    if (f < n) {
+      bad_row = f;
+      break;
+    }
   if (bad_row < n) {
     for (Offset k = rp[bad_row]; k < rp[bad_row + 1]; ++k)
       if (ci[k] < 0 || ci[k] >= ncols) throw detail::column_error(bad_row, k, ci[k], ncols);

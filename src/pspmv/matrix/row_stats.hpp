@@ -57,108 +57,191 @@ struct RowStats {
   static std::string bucket_label(std::size_t b);
 };
 
-namespace detail {
-/// compute_row_stats' sums over one piece of rows.
-struct RowStatsPart {
-  std::int64_t min_len, max_len, empty, narrow;
-  long double sum, sum2;
-  std::int64_t histogram[64];
-  std::size_t buckets;
-  RowStatsPart() : min_len(INT64_MAX), max_len(0), empty(0), narrow(0), sum(0), sum2(0), buckets(0) {
-    for (auto& h : histogram) h = 0;
-  }
+/// What analyze() measures of a matrix before it chooses: row statistics (column spread
+/// included where a rule uses it) and the lane-slot model at ExecTraits::model_lane_width.
+struct MatrixFacts {
+  RowStats stats;
+  LaneSlots lane_slots;
 };
-}  // namespace detail
 
-/// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
-/// parallel over pieces of rows (the sums are of integers, so exact in any order). With
-/// col_idx (nnz entries, host memory), the same pass also reads the columns for
-/// RowStats::narrow_share.
+namespace detail {
+/// Sum over k in [begin, end) of |col_idx[k] * cn - r| (one row's term of
+/// RowStats::col_spread). A row of 16 or more entries: 8 partial sums over its whole groups of
+/// 8 entries (entry k to partial (k - begin) % 8), added pairwise, then the last entries' own
+/// sum; a shorter row: one sum in order. The order depends on the row alone (not on the thread
+/// count). The partial sums are independent chains, which the compiler can put in SIMD lanes;
+/// on short rows their set-up and the extra loop exit cost more than they save. On one core of
+/// the 2-core EPYC (standalone loops, rows of 16 entries), one chain took 1.8x the time of the
+/// 8 partial sums.
+inline double row_spread(const std::int32_t* col_idx, std::int64_t begin, std::int64_t end, double cn, double r) {
+  if (end - begin < 16) {
+    double sum = 0;
+    for (std::int64_t k = begin; k < end; ++k) sum += std::fabs(static_cast<double>(col_idx[k]) * cn - r);
+    return sum;
+  }
+  double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::int64_t k = begin;
+  for (; k + 8 <= end; k += 8)
+    for (int u = 0; u < 8; ++u) p[u] += std::fabs(static_cast<double>(col_idx[k + u]) * cn - r);
+  double tail = 0;
+  for (; k < end; ++k) tail += std::fabs(static_cast<double>(col_idx[k]) * cn - r);
+  return (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]))) + tail;
+}
+
+/// Bits of len (0 for 0): the histogram bucket of a row of len entries.
+inline std::size_t length_bucket(std::int64_t len) {
+  return len > 0 ? static_cast<std::size_t>(64 - __builtin_clzll(static_cast<unsigned long long>(len))) : 0;
+}
+
+/// The statistics pass's sums over one piece of rows: integers (exact in any order) except
+/// the column-spread sum, which is kept per piece and added in piece order.
+struct FactsPart {
+  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, sum = 0;
+  /// sum of len^2 in two 32-bit halves of each term (len < 2^31, so len^2 < 2^62; a piece of
+  /// 2^16 rows keeps either half's sum below 2^48): exact without 128-bit integers.
+  std::uint64_t sum2_lo = 0, sum2_hi = 0;
+  std::int64_t thread_slots = 0, team_slots = 0;
+  long double spread = 0;
+  std::int64_t histogram[64] = {};
+  std::size_t buckets = 0;
+};
+
+/// What the statistics pass computes: RowStats always; lane slots at lane_width when it divides
+/// host_piece (a lane group never straddles two pieces; else lane_slots is left empty);
+/// RowStats::narrow_share with `span` and RowStats::col_spread with `spread` (both read col_idx).
+struct FactsRequest {
+  int lane_width = 0;  ///< 0: no lane slots
+  bool span = false, spread = false;
+};
+
+/// One parallel pass over pieces of detail::host_piece rows: row_ptr once, and col_idx once
+/// for narrow_share and col_spread together (each span block's columns are read from memory
+/// by its min/max loop, then by the spread loop from the cache). Results do not depend on
+/// the thread count.
 template <class Offset>
-RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols,
-                           const std::int32_t* col_idx = nullptr) {
-  static_assert(detail::host_piece % RowStats::span_block == 0, "a piece holds whole span blocks");
-  RowStats s;
+MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::int64_t nrows, std::int64_t ncols,
+                       const FactsRequest& want) {
+  static_assert(host_piece % RowStats::span_block == 0, "a piece holds whole span blocks");
+  MatrixFacts f;
+  RowStats& s = f.stats;
   s.nrows = nrows;
   s.ncols = ncols;
   s.nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
-  if (nrows == 0) return s;
-  using Part = detail::RowStatsPart;
-  std::vector<Part> parts(static_cast<std::size_t>(detail::pieces_of(nrows)));
-  detail::for_pieces("pspmv::row_stats", nrows, detail::host_piece,
-                     [&](std::int64_t piece, std::int64_t begin, std::int64_t end) {
-                       Part& p = parts[piece];
-                       for (std::int64_t i = begin; i < end; ++i) {
-                         const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
-                         p.min_len = len < p.min_len ? len : p.min_len;
-                         p.max_len = len > p.max_len ? len : p.max_len;
-                         p.sum += len;
-                         p.sum2 += static_cast<long double>(len) * len;
-                         std::size_t b = 0;
-                         if (len == 0) ++p.empty;
-                         else while ((std::int64_t{1} << b) <= len) ++b;
-                         p.buckets = std::max(p.buckets, b + 1);
-                         ++p.histogram[b];
-                       }
-                       if (!col_idx) return;
-                       for (std::int64_t g = begin; g < end; g += RowStats::span_block) {
-                         const std::int64_t ge = std::min(end, g + RowStats::span_block);
-                         std::int32_t lo = INT32_MAX, hi = -1;
-                         for (Offset k = row_ptr[g]; k < row_ptr[ge]; ++k) {
-                           lo = col_idx[k] < lo ? col_idx[k] : lo;
-                           hi = col_idx[k] > hi ? col_idx[k] : hi;
-                         }
-                         if (hi < 0 || std::int64_t{hi} - lo < (std::int64_t{1} << 16))
-                           p.narrow += static_cast<std::int64_t>(row_ptr[ge] - row_ptr[g]);
-                       }
-                     });
+  const std::int64_t W = want.lane_width > 0 && host_piece % want.lane_width == 0 ? want.lane_width : 0;
+  f.lane_slots.lane_width = want.lane_width > 0 ? want.lane_width : f.lane_slots.lane_width;
+  const bool spread = want.spread && ncols > 0 && s.nnz > 0;
+  if (nrows == 0) {
+    if (want.spread) s.col_spread = 0.0;
+    f.lane_slots.useful_thread_per_row = f.lane_slots.useful_team_per_row = 1.0;
+    return f;
+  }
+  const double rn = 1.0 / static_cast<double>(nrows), cn = ncols > 0 ? 1.0 / static_cast<double>(ncols) : 0.0;
+  std::vector<FactsPart> parts(static_cast<std::size_t>(pieces_of(nrows)));
+  for_pieces("pspmv::row_stats", nrows, host_piece, [&](std::int64_t piece, std::int64_t begin, std::int64_t end) {
+    FactsPart p;
+    const std::int64_t group = W > 0 ? W : end - begin;
+    for (std::int64_t g = begin; g < end; g += group) {
+      const std::int64_t ge = std::min(end, g + group);
+      std::int64_t longest = 0;
+      for (std::int64_t i = g; i < ge; ++i) {
+        const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
+        p.min_len = len < p.min_len ? len : p.min_len;
+        p.max_len = len > p.max_len ? len : p.max_len;
+        p.sum += len;
+        const std::uint64_t sq = static_cast<std::uint64_t>(len) * static_cast<std::uint64_t>(len);
+        p.sum2_lo += sq & 0xffffffffull;
+        p.sum2_hi += sq >> 32;
+        p.empty += len == 0;
+        ++p.histogram[length_bucket(len)];
+        longest = len > longest ? len : longest;
+        if (W > 0) p.team_slots += W * (len <= W ? std::int64_t{len > 0} : (len + W - 1) / W);  // no division for short rows
+      }
+      if (W > 0) p.thread_slots += W * longest;
+    }
+    for (std::size_t b = 64; b > 0; --b)
+      if (p.histogram[b - 1]) {
+        p.buckets = b;
+        break;
+      }
+    if (want.span || spread) {
+      for (std::int64_t g = begin; g < end; g += RowStats::span_block) {
+        const std::int64_t ge = std::min(end, g + RowStats::span_block);
+        const std::int64_t kb = static_cast<std::int64_t>(row_ptr[g]), ke = static_cast<std::int64_t>(row_ptr[ge]);
+        if (want.span) {
+          std::int32_t lo = INT32_MAX, hi = -1;
+          for (std::int64_t k = kb; k < ke; ++k) {
+            lo = col_idx[k] < lo ? col_idx[k] : lo;
+            hi = col_idx[k] > hi ? col_idx[k] : hi;
+          }
+          if (hi < 0 || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) p.narrow += ke - kb;
+        }
+        if (spread) {
+          double block = 0;  // the block's rows in order, then the block into the piece's sum
+          for (std::int64_t i = g; i < ge; ++i)
+            block += row_spread(col_idx, static_cast<std::int64_t>(row_ptr[i]), static_cast<std::int64_t>(row_ptr[i + 1]),
+                                cn, static_cast<double>(i) * rn);
+          p.spread += block;
+        }
+      }
+    }
+    parts[static_cast<std::size_t>(piece)] = p;
+  });
   s.min_len = INT64_MAX;
-  std::int64_t narrow = 0;
-  for (const Part& p : parts) narrow += p.narrow;
-  if (col_idx) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
-  long double sum = 0, sum2 = 0;
+  std::int64_t sum = 0, narrow = 0;
+  long double sum2 = 0, spread_sum = 0;
   std::size_t buckets = 0;
-  for (const Part& p : parts) buckets = std::max(buckets, p.buckets);
+  for (const FactsPart& p : parts) buckets = std::max(buckets, p.buckets);
   s.histogram.assign(buckets, 0);
-  for (const Part& p : parts) {
+  for (const FactsPart& p : parts) {
     s.min_len = std::min(s.min_len, p.min_len);
     s.max_len = std::max(s.max_len, p.max_len);
     s.empty_rows += p.empty;
     sum += p.sum;
-    sum2 += p.sum2;
+    sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo);
+    narrow += p.narrow;
+    spread_sum += p.spread;
+    f.lane_slots.thread_per_row += p.thread_slots;
+    f.lane_slots.team_per_row += p.team_slots;
     for (std::size_t b = 0; b < p.buckets; ++b) s.histogram[b] += p.histogram[b];
   }
-  s.mean = static_cast<double>(sum / nrows);
-  const long double var = sum2 / nrows - (sum / nrows) * (sum / nrows);
+  const long double mean = static_cast<long double>(sum) / nrows;
+  s.mean = static_cast<double>(mean);
+  const long double var = sum2 / nrows - mean * mean;
   s.stddev = var > 0 ? std::sqrt(static_cast<double>(var)) : 0.0;
   s.cv = s.mean > 0 ? s.stddev / s.mean : 0.0;
-  return s;
+  if (want.span) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
+  if (want.spread) s.col_spread = spread ? static_cast<double>(spread_sum / static_cast<long double>(s.nnz)) : 0.0;
+  if (W > 0) {
+    const double nnz = static_cast<double>(s.nnz);
+    auto& ls = f.lane_slots;
+    ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
+    ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
+  }
+  return f;
+}
+}  // namespace detail
+
+/// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
+/// parallel over pieces of rows (detail::facts_pass). With col_idx (nnz entries, host memory),
+/// the same pass also reads the columns for RowStats::narrow_share.
+template <class Offset>
+RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols,
+                           const std::int32_t* col_idx = nullptr) {
+  detail::FactsRequest want;
+  want.span = col_idx != nullptr;
+  return detail::facts_pass(row_ptr, col_idx, nrows, ncols, want).stats;
 }
 
 /// RowStats::col_spread of a CSR matrix (row_ptr: nrows + 1 entries, col_idx: nnz entries,
-/// host memory); 0 for an empty matrix. In parallel over pieces of detail::host_piece rows:
-/// each piece sums its rows in order, and the pieces' sums are added in order, so the result
-/// does not depend on the thread count.
+/// host memory); 0 for an empty matrix. Each row's terms are summed by detail::row_spread, the
+/// rows of a piece of detail::host_piece rows in order, the pieces' sums in order: the result
+/// does not depend on the thread count, and is the col_spread of matrix_facts.
 template <class Offset>
 double column_spread(const Offset* row_ptr, const std::int32_t* col_idx, std::int64_t nrows, std::int64_t ncols) {
   if (nrows <= 0 || ncols <= 0 || row_ptr[nrows] == 0) return 0.0;
-  const double rn = 1.0 / static_cast<double>(nrows), cn = 1.0 / static_cast<double>(ncols);
-  std::vector<long double> parts(static_cast<std::size_t>(detail::pieces_of(nrows)), 0);
-  detail::for_pieces("pspmv::column_spread", nrows, detail::host_piece,
-                     [&](std::int64_t piece, std::int64_t begin, std::int64_t end) {
-                       long double sum = 0;
-                       for (std::int64_t i = begin; i < end; ++i) {
-                         const double r = static_cast<double>(i) * rn;
-                         double row_sum = 0;
-                         for (Offset k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
-                           row_sum += std::fabs(static_cast<double>(col_idx[k]) * cn - r);
-                         sum += row_sum;
-                       }
-                       parts[piece] = sum;
-                     });
-  long double sum = 0;
-  for (const long double p : parts) sum += p;
-  return static_cast<double>(sum / static_cast<long double>(row_ptr[nrows]));
+  detail::FactsRequest want;
+  want.spread = true;
+  return detail::facts_pass(row_ptr, col_idx, nrows, ncols, want).stats.col_spread;
 }
 
 /// Lane-slots of thread-per-row and team-per-row at lane width `lane_width` (> 0); in
@@ -254,21 +337,18 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
   partition[num_blocks] = nrows;
 }
 
-/// What analyze() measures of a matrix before it chooses: row statistics (column spread
-/// included where a rule uses it) and the lane-slot model at ExecTraits::model_lane_width.
-struct MatrixFacts {
-  RowStats stats;
-  LaneSlots lane_slots;
-};
-
-/// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views).
-/// With `with_span`, RowStats::narrow_share is computed in the row-statistics pass.
+/// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in
+/// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share; with
+/// `with_spread`, RowStats::col_spread.
 template <class Csr>
 MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false) {
-  MatrixFacts f;
-  f.stats = compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols, with_span ? A.col_idx.data() : nullptr);
-  if (with_spread) f.stats.col_spread = column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
-  f.lane_slots = compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
+  detail::FactsRequest want;
+  want.lane_width = lane_width;
+  want.span = with_span;
+  want.spread = with_spread;
+  MatrixFacts f = detail::facts_pass(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols, want);
+  if (lane_width <= 0 || detail::host_piece % lane_width != 0)  // lane groups would straddle pieces
+    f.lane_slots = compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   return f;
 }
 
