@@ -43,6 +43,8 @@ TYPED_TEST(FingerprintTest, StalePlanIsDetected) {
     auto plan = pspmv::analyze<typename TestFixture::Exec>(A, opt);
     EXPECT_TRUE(plan.matches(A));
     EXPECT_NE(plan.fingerprint(), 0u);
+    // A GPU plan takes it during the upload; the same value as the standalone pass.
+    EXPECT_EQ(plan.fingerprint(), pspmv::fingerprint(A));
     const V v = A.values(17);
     A.values(17) = v + V(1);  // the caller edits the matrix after analyze()
     EXPECT_FALSE(plan.matches(A)) << "a changed value must make the plan stale";

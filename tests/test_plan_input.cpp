@@ -188,7 +188,8 @@ TEST(PlanInput, HostCsrPlanSharesTheCallersArrays) {
 TEST(PlanInput, StagedCopyIsTheSource) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Stager = pspmv::detail::Stager<Host, Kokkos::HostSpace>;
-  const std::pair<std::int32_t, std::size_t> cases[] = {{301, 8}, {3001, 1000}, {30011, 4096 + 12}, {30011, 1 << 20}};
+  const std::pair<std::int32_t, std::size_t> cases[] = {
+      {301, 8}, {3001, 1000}, {30011, 4096 + 12}, {30011, 1 << 20}, {200003, std::size_t{2} << 20}};
   for (const auto& [rows, chunk] : cases) {
     SCOPED_TRACE("chunk " + std::to_string(chunk));
     const auto A = irregular<float, std::int64_t>(rows, 2000, 9);
@@ -197,17 +198,24 @@ TEST(PlanInput, StagedCopyIsTheSource) {
     Kokkos::View<std::int32_t*, Kokkos::HostSpace> ci("ci", A.col_idx.extent(0)), none("none", 0);
     Kokkos::View<float*, Kokkos::HostSpace> v("v", A.values.extent(0)), head("head", 7);
     Kokkos::View<std::int32_t*, Kokkos::HostSpace> empty_src("empty", 0);
+    std::vector<std::uint64_t> hashes[3];
     {
       Stager s(Host(), buffers, chunk);
-      s.copy(rp, A.row_ptr.data());
+      s.copy(rp, A.row_ptr.data(), &hashes[0]);
       s.copy(none, empty_src.data());
-      s.copy(ci, A.col_idx.data());
-      s.copy(v, A.values.data());
+      s.copy(ci, A.col_idx.data(), &hashes[1]);
+      s.copy(v, A.values.data(), &hashes[2]);
       s.copy(head, A.values.data() + 100);
       s.finish();
       const std::size_t bytes = A.bytes() + 7 * sizeof(float);
       EXPECT_GE(s.chunks(), bytes / chunk / 2) << "copied chunk by chunk";
     }
+    // The fingerprint's piece hashes, taken in the fill (chunks of whole 1 MiB pieces) or in a
+    // pass of their own: the standalone pass's, piece for piece.
+    EXPECT_EQ(hashes[0], pspmv::detail::piece_hashes(A.row_ptr.data(), A.row_ptr.extent(0) * sizeof(std::int64_t)));
+    EXPECT_EQ(hashes[1], pspmv::detail::piece_hashes(A.col_idx.data(), A.col_idx.extent(0) * sizeof(std::int32_t)));
+    EXPECT_EQ(hashes[2], pspmv::detail::piece_hashes(A.values.data(), A.values.extent(0) * sizeof(float)));
+    if (chunk == (std::size_t{2} << 20)) EXPECT_GT(hashes[1].size(), 2u) << "several pieces hashed in the fill";
     if (chunk == 8) {  // a buffer narrower than an entry is refused
       Stager narrow(Host(), buffers, 4);
       EXPECT_THROW(narrow.copy(rp, A.row_ptr.data()), pspmv::InvalidArgument);
@@ -219,7 +227,12 @@ TEST(PlanInput, StagedCopyIsTheSource) {
   }
   // upload() into the default space's memory (on a GPU: through the pinned buffers).
   const auto A = irregular<float, std::int64_t>(30011, 2000, 9);
-  const auto B = pspmv::detail::upload(Exec(), A);
+  pspmv::detail::StagedFingerprint fp;
+  const auto B = pspmv::detail::upload(Exec(), A, &fp);
+  // A staged upload (a device's memory) takes A's fingerprint; a plain copy leaves it.
+  constexpr bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  EXPECT_EQ(fp.taken, staged);
+  if (fp.taken) EXPECT_EQ(fp.value, pspmv::fingerprint(A));
   EXPECT_TRUE(same_bytes(A.row_ptr, B.row_ptr, "uploaded row_ptr"));
   EXPECT_TRUE(same_bytes(A.col_idx, B.col_idx, "uploaded col_idx"));
   EXPECT_TRUE(same_bytes(A.values, B.values, "uploaded values"));

@@ -57,8 +57,10 @@ struct AnalysisPhases {
   double choice = 0;       ///< choose(), with the sorted SELL order its shape needs
   double conversion = 0;   ///< CSR to SELL-C-sigma from that order (0 for a CSR plan)
   double partition = 0;    ///< the nnz partition of an nnz_balanced plan
-  double copy = 0;         ///< the copy into the execution space's memory
-  double fingerprint = 0;  ///< the content fingerprint (AnalyzeOptions::fingerprint)
+  double copy = 0;         ///< the copy into the execution space's memory (an upload to a device
+                           ///< through the staging buffers takes the fingerprint on the way)
+  double fingerprint = 0;  ///< the content fingerprint (AnalyzeOptions::fingerprint) where it is a
+                           ///< pass of its own (near 0 where the upload took it)
   double total = 0;        ///< all of analyze(), as Plan::analyze_seconds()
   /// analyze(space, A, options, like): validation and statistics were taken from `like`
   /// (0 here), and so were conversion and copy when the plan shares like's stored matrix.

@@ -213,6 +213,7 @@ class Plan {
     bool copy_matrix = true;  ///< AnalyzeOptions::copy_matrix
     Operation operation = Operation::plain;
     HostCsr<MatrixValue, Offset> transposed;  ///< A^T for Operation::transpose (else empty)
+    detail::StagedFingerprint staged;  ///< A's fingerprint, where an upload to a device took it
     /// The matrix the plan multiplies by: A, or A^T.
     const HostCsr<MatrixValue, Offset>& op(const HostCsr<MatrixValue, Offset>& A) const {
       return operation == Operation::transpose ? transposed : A;
@@ -349,9 +350,11 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const 
       operation_(d.operation),
       op_rows_(d.op(A).nrows),
       op_cols_(d.op(A).ncols),
-      storage_(detail::build_storage(space, d.op(A), choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr,
-                                     like ? &like->choice_ : nullptr,
-                                     d.operation == Operation::transpose ? false : d.copy_matrix, resident)),
+      storage_(detail::build_storage(
+          space, d.op(A), choice_, &d.order, &d.phases, like ? &like->storage_ : nullptr, like ? &like->choice_ : nullptr,
+          d.operation == Operation::transpose ? false : d.copy_matrix, resident,
+          // An upload of A itself takes its fingerprint in the same pass over the arrays.
+          fingerprint && d.operation == Operation::plain && !(like && like->has_fingerprint_) ? &d.staged : nullptr)),
       workspace_(detail::make_workspace<ExecSpace, Value>(choice_)),
       labels_(detail::labels_of(choice_)),
       multi_labels_(detail::multi_labels_of(choice_)),
@@ -367,7 +370,10 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const 
   if (d.operation == Operation::transpose) d.phases.shares_input = false;  // A^T is the plan's own
   d.transposed = HostCsr<MatrixValue, Offset>{};
   const auto t = std::chrono::steady_clock::now();
-  if (fingerprint) fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_ : pspmv::fingerprint(A);
+  if (fingerprint)
+    fingerprint_ = like && like->has_fingerprint_ ? like->fingerprint_
+                   : d.staged.taken                ? d.staged.value
+                                                   : pspmv::fingerprint(A);
   phases_ = d.phases;
   phases_.fingerprint = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   space.fence();

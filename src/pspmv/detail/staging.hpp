@@ -17,9 +17,11 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "pspmv/errors.hpp"
 #include "pspmv/matrix/csr.hpp"
+#include "pspmv/matrix/fingerprint.hpp"
 #include "pspmv/matrix/host_parallel.hpp"
 
 namespace pspmv {
@@ -60,25 +62,35 @@ class Stager {
   Stager& operator=(const Stager&) = delete;
   ~Stager() { space_.fence(); }
 
-  /// dst(0 .. n) = src[0 .. n), chunk by chunk (dst: a contiguous View of n entries).
+  /// dst(0 .. n) = src[0 .. n), chunk by chunk (dst: a contiguous View of n entries). With
+  /// `hashes`, also the hashes of src's fingerprint pieces (detail::piece_hashes of its bytes),
+  /// each taken from the buffer just filled where the chunks hold whole pieces (else in a pass
+  /// of their own over src).
   template <class Dst>
-  void copy(const Dst& dst, const typename Dst::non_const_value_type* src) {
+  void copy(const Dst& dst, const typename Dst::non_const_value_type* src, std::vector<std::uint64_t>* hashes = nullptr) {
     using T = typename Dst::non_const_value_type;
     static_assert(std::is_trivially_copyable<T>::value, "staged arrays hold plain values");
     const std::size_t n = dst.extent(0), per_chunk = chunk_bytes_ / sizeof(T);
     if (per_chunk == 0 && n > 0)
       throw InvalidArgument("staging buffers of " + std::to_string(chunk_bytes_) + " bytes cannot hold one entry of " +
                             std::to_string(sizeof(T)) + " bytes");
+    constexpr std::size_t piece = fingerprint_piece;
+    const bool hash_in_fill = hashes && (per_chunk * sizeof(T)) % piece == 0;
+    if (hashes) hashes->assign((n * sizeof(T) + piece - 1) / piece, 0);
     for (std::size_t begin = 0; begin < n; begin += per_chunk) {
       const std::size_t m = std::min(per_chunk, n - begin);
       unsigned char* buf = buffers_[next_].data();
       // The host threads fill this buffer while the device may still copy out of the other.
-      constexpr std::size_t piece = std::size_t{1} << 20;
       const unsigned char* from = reinterpret_cast<const unsigned char*>(src + begin);
-      const std::size_t bytes = m * sizeof(T);
+      const std::size_t bytes = m * sizeof(T), first_piece = begin * sizeof(T) / piece;
       for_pieces("pspmv::stage_fill", static_cast<std::int64_t>(bytes), static_cast<std::int64_t>(piece),
-                 [&](std::int64_t, std::int64_t b, std::int64_t e) {
-                   std::memcpy(buf + b, from + b, static_cast<std::size_t>(e - b));
+                 [&](std::int64_t i, std::int64_t b, std::int64_t e) {
+                   const std::size_t len = static_cast<std::size_t>(e - b);
+                   std::memcpy(buf + b, from + b, len);
+                   if (hash_in_fill) {
+                     const std::size_t index = first_piece + static_cast<std::size_t>(i);
+                     (*hashes)[index] = hash_piece(buf + b, len, index);
+                   }
                  });
       space_.fence();  // the previous chunk's copy is done: its buffer is free for the next fill
       const Kokkos::View<const T*, StagingMemory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> chunk(
@@ -87,6 +99,7 @@ class Stager {
       next_ ^= 1;
       ++chunks_;
     }
+    if (hashes && !hash_in_fill) *hashes = piece_hashes(src, n * sizeof(T));
   }
   /// Waits for the last chunk's copy.
   void finish() { space_.fence(); }
@@ -121,11 +134,19 @@ typename Stager<ExecSpace>::buffer_type* staging_buffers(std::unique_lock<std::m
   return buffers;
 }
 
+/// A fingerprint taken during an upload (pspmv::fingerprint of the uploaded matrix).
+struct StagedFingerprint {
+  bool taken = false;
+  std::uint64_t value = 0;
+};
+
 /// A copy of the host CSR A in ExecSpace's memory: through the staging buffers where that
-/// memory is not the host's, else a plain deep copy. Returns when the copy is done.
+/// memory is not the host's, else a plain deep copy. Returns when the copy is done. With
+/// `fingerprint`, a staged upload also takes A's fingerprint in its own pass over the arrays
+/// (fingerprint->taken; a plain deep copy leaves it to the caller).
 template <class ExecSpace, class Value, class Offset>
-CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space> upload(const ExecSpace& space,
-                                                                             const HostCsr<Value, Offset>& A) {
+CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space> upload(
+    const ExecSpace& space, const HostCsr<Value, Offset>& A, StagedFingerprint* fingerprint = nullptr) {
   using Mem = typename ExecSpace::memory_space;
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
     auto B = copy_to<Mem>(space, A);
@@ -141,10 +162,19 @@ CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space> upload(
     B.values = Kokkos::View<Value*, Mem>(uninit("pspmv::values"), A.values.extent(0));
     std::unique_lock<std::mutex> lock;
     Stager<ExecSpace> stager(space, staging_buffers<ExecSpace>(lock), staging_chunk_bytes);
-    stager.copy(B.row_ptr, A.row_ptr.data());
-    stager.copy(B.col_idx, A.col_idx.data());
-    stager.copy(B.values, A.values.data());
+    std::vector<std::uint64_t> hashes[3];
+    const bool hash = fingerprint != nullptr;
+    stager.copy(B.row_ptr, A.row_ptr.data(), hash ? &hashes[0] : nullptr);
+    stager.copy(B.col_idx, A.col_idx.data(), hash ? &hashes[1] : nullptr);
+    stager.copy(B.values, A.values.data(), hash ? &hashes[2] : nullptr);
     stager.finish();
+    if (hash) {
+      std::uint64_t h = dimensions_hash(A.nrows, A.ncols);
+      h = combine_pieces(h, A.row_ptr.extent(0) * sizeof(Offset), hashes[0]);
+      h = combine_pieces(h, A.col_idx.extent(0) * sizeof(std::int32_t), hashes[1]);
+      fingerprint->value = combine_pieces(h, A.values.extent(0) * sizeof(Value), hashes[2]);
+      fingerprint->taken = true;
+    }
     return B;
   }
 }

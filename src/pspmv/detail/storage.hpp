@@ -78,7 +78,8 @@ bool can_share(const Csr& A) {
 /// seconds go to `phases` when given.
 /// A CSR plan holds A's own arrays where the space's memory is the host's, unless
 /// `copy_matrix` or A's Views are unmanaged (can_share()). A host CSR goes to a device
-/// through the staging buffers (detail::upload).
+/// through the staging buffers (detail::upload), which takes A's fingerprint on the way when
+/// `fingerprint` is given (fingerprint->taken).
 /// With `resident` (the matrix already in the space's memory; A then carries only its
 /// sizes and a host copy of row_ptr), nothing is uploaded: SELL is built from it and a CSR
 /// plan holds it (or a copy made on the device with `copy_matrix`).
@@ -92,7 +93,8 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
                                                 const Storage<ExecSpace, Value, Offset>* shared = nullptr,
                                                 const PlanChoice* shared_choice = nullptr, bool copy_matrix = true,
                                                 const CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space>*
-                                                    resident = nullptr) {
+                                                    resident = nullptr,
+                                                StagedFingerprint* fingerprint = nullptr) {
   using memory_space = typename ExecSpace::memory_space;
   using clock = std::chrono::steady_clock;
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
@@ -144,7 +146,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     // order choose() computed on the host is copied instead of sorting again).
     const bool split = p.long_split && p.long_row_threshold > 0;
     auto t0 = clock::now();
-    const auto dA = resident ? *resident : upload(space, A);
+    const auto dA = resident ? *resident : upload(space, A, fingerprint);
     ph.copy = seconds(t0);
     t0 = clock::now();
     const bool known = order && order->is(p.sigma, p.long_row_threshold, split);
@@ -198,7 +200,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
         space.fence();
       }
     } else {
-      st.csr = upload(space, A);
+      st.csr = upload(space, A, fingerprint);
     }
     ph.copy = seconds(t0);
   }
