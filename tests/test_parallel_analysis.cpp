@@ -65,6 +65,83 @@ RefStats serial_stats(const Offset* rp, const std::int32_t* ci, std::int64_t n, 
   return s;
 }
 
+/// RowStats::col_spread by its definition, serially: each row's terms in order (8 partial sums
+/// over whole groups of 8 on rows of 16 or more entries, added pairwise, then the rest), the
+/// rows of each block of 1,024 in a double, the blocks of each piece of 65,536 rows in a long
+/// double, the pieces in order.
+template <class Offset>
+double serial_spread(const Offset* rp, const std::int32_t* ci, std::int64_t n, std::int64_t ncols) {
+  const double rn = 1.0 / static_cast<double>(n), cn = 1.0 / static_cast<double>(ncols);
+  long double total = 0;
+  for (std::int64_t piece = 0; piece < n; piece += 65536) {
+    long double piece_sum = 0;
+    for (std::int64_t g = piece; g < std::min(n, piece + 65536); g += 1024) {
+      double block = 0;
+      for (std::int64_t i = g; i < std::min(n, g + 1024); ++i) {
+        const double r = static_cast<double>(i) * rn;
+        const std::int64_t b = rp[i], e = rp[i + 1];
+        const auto term = [&](std::int64_t k) { return std::fabs(static_cast<double>(ci[k]) * cn - r); };
+        double row = 0;
+        if (e - b < 16) {
+          for (std::int64_t k = b; k < e; ++k) row += term(k);
+        } else {
+          double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+          std::int64_t k = b;
+          for (; k + 8 <= e; k += 8)
+            for (int u = 0; u < 8; ++u) p[u] += term(k + u);
+          double tail = 0;
+          for (; k < e; ++k) tail += term(k);
+          row = (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]))) + tail;
+        }
+        block += row;
+      }
+      piece_sum += block;
+    }
+    total += piece_sum;
+  }
+  return static_cast<double>(total / static_cast<long double>(rp[n]));
+}
+
+/// RowStats::narrow_share by its definition: blocks of 1,024 rows whose columns span < 65,536.
+template <class Offset>
+double serial_narrow_share(const Offset* rp, const std::int32_t* ci, std::int64_t n) {
+  std::int64_t narrow = 0;
+  for (std::int64_t g = 0; g < n; g += 1024) {
+    const std::int64_t e = std::min(n, g + 1024);
+    std::int32_t lo = INT32_MAX, hi = -1;
+    for (std::int64_t k = rp[g]; k < rp[e]; ++k) {
+      lo = std::min(lo, ci[k]);
+      hi = std::max(hi, ci[k]);
+    }
+    if (hi < 0 || std::int64_t{hi} - lo < 65536) narrow += rp[e] - rp[g];
+  }
+  return rp[n] > 0 ? static_cast<double>(narrow) / static_cast<double>(rp[n]) : 1.0;
+}
+
+/// Rows of 14-24 entries (both sides of the spread's 16-entry form), columns in a band around
+/// the diagonal: 30,000 wide in even blocks of 1,024 rows (narrow), 120,000 in odd ones (not).
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> mid_rows(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Offset> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<Value> v;
+  for (std::int32_t i = 0; i < nrows; ++i) {
+    const std::int32_t len = 14 + static_cast<std::int32_t>(rng() % 11);
+    const std::int64_t band = (i / 1024) % 2 ? 120000 : 30000;
+    const std::int64_t base = std::max<std::int64_t>(0, std::min<std::int64_t>(ncols - band, std::int64_t{i} - band / 2));
+    std::vector<std::int32_t> c(static_cast<std::size_t>(len));
+    for (auto& x : c) x = static_cast<std::int32_t>(base + static_cast<std::int64_t>(rng() % static_cast<unsigned>(band)));
+    std::sort(c.begin(), c.end());
+    for (const auto x : c) {
+      ci.push_back(x);
+      v.push_back(Value(1));
+    }
+    rp.push_back(static_cast<Offset>(ci.size()));
+  }
+  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+}
+
 template <class Offset>
 std::int64_t serial_team_slots(const Offset* rp, std::int64_t n, std::int64_t V, std::int64_t W) {
   const std::int64_t per = std::max<std::int64_t>(1, W / V);
@@ -199,24 +276,30 @@ TEST(ParallelAnalysis, RowStatisticsMatchTheSerialDefinition) {
     EXPECT_EQ(s.mean, static_cast<double>(ref.sum / n));  // integer sums: exact in any order
     const long double var = ref.sum2 / n - (ref.sum / n) * (ref.sum / n);
     EXPECT_EQ(s.stddev, std::sqrt(static_cast<double>(var)));
-    // Column spread: each row's terms in 8 partial sums, the rows of a piece of 65536 in order,
-    // the pieces in order: the serial one-chain sum within rounding.
+    // Column spread and narrow share, bit for bit against the definition (ctest runs this suite
+    // again at 1 and 3 threads), through both entry points.
     const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), n, A.ncols);
-    const double want = static_cast<double>(ref.spread / static_cast<long double>(A.nnz()));
-    EXPECT_NEAR(spread, want, 1e-12 * want) << n;
-    // analyze()'s one pass gives what the separate functions give, bit for bit.
+    EXPECT_EQ(spread, serial_spread(A.row_ptr.data(), A.col_idx.data(), n, A.ncols)) << n;
+    const double chain = static_cast<double>(ref.spread / static_cast<long double>(A.nnz()));
+    EXPECT_NEAR(spread, chain, 1e-12 * chain) << n;  // and the one-chain sum within rounding
     const auto facts = pspmv::matrix_facts(A, 32, true, true);
     EXPECT_EQ(facts.stats.col_spread, spread) << n;
-    EXPECT_EQ(facts.stats.narrow_share,
-              pspmv::compute_row_stats(A.row_ptr.data(), n, A.ncols, A.col_idx.data()).narrow_share) << n;
+    EXPECT_EQ(facts.stats.narrow_share, serial_narrow_share(A.row_ptr.data(), A.col_idx.data(), n)) << n;
     EXPECT_EQ(facts.stats.histogram, ref.histogram) << n;
-    EXPECT_EQ(facts.stats.stddev, s.stddev) << n;
+    EXPECT_EQ(facts.stats.stddev, std::sqrt(static_cast<double>(var))) << n;
     const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), n, 32);
+    EXPECT_EQ(ls.thread_per_row, serial_team_slots(A.row_ptr.data(), n, 1, 32));
     EXPECT_EQ(facts.lane_slots.thread_per_row, ls.thread_per_row) << n;
     EXPECT_EQ(facts.lane_slots.team_per_row, ls.team_per_row) << n;
     EXPECT_EQ(pspmv::matrix_facts(A, 7, false).lane_slots.thread_per_row,
-              pspmv::compute_lane_slots(A.row_ptr.data(), n, 7).thread_per_row) << n;
-    EXPECT_EQ(ls.thread_per_row, serial_team_slots(A.row_ptr.data(), n, 1, 32));
+              serial_team_slots(A.row_ptr.data(), n, 1, 7)) << n;
+    EXPECT_THROW(pspmv::matrix_facts(A, 0, false), pspmv::InvalidArgument);
+    const auto M = mid_rows<double, std::int64_t>(n, 200000, 3 + n);
+    EXPECT_EQ(pspmv::column_spread(M.row_ptr.data(), M.col_idx.data(), n, M.ncols),
+              serial_spread(M.row_ptr.data(), M.col_idx.data(), n, M.ncols)) << n;
+    const double mid_narrow = pspmv::matrix_facts(M, 32, false, true).stats.narrow_share;
+    EXPECT_EQ(mid_narrow, serial_narrow_share(M.row_ptr.data(), M.col_idx.data(), n)) << n;
+    if (n > 2048) EXPECT_TRUE(mid_narrow > 0.3 && mid_narrow < 0.7) << "narrow and wide blocks: " << mid_narrow;
     for (const int v : {1, 2, 8, 32})
       EXPECT_EQ(pspmv::team_lane_slots(A.row_ptr.data(), n, v, 32), serial_team_slots(A.row_ptr.data(), n, v, 32)) << v;
     const auto ls7 = pspmv::compute_lane_slots(A.row_ptr.data(), n, 7);  // groups across piece ends

@@ -42,6 +42,7 @@ struct StagingSpace<Kokkos::Cuda> {
 
 /// Bytes of each of the two staging buffers.
 constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;
+static_assert(staging_chunk_bytes % fingerprint_piece == 0, "a staging chunk holds whole fingerprint pieces");
 
 /// Copies host arrays into Views of a device's memory through two staging buffers of
 /// `chunk_bytes` each in StagingMemory (see the file comment). copy() may be called for
@@ -65,9 +66,10 @@ class Stager {
   /// dst(0 .. n) = src[0 .. n), chunk by chunk (dst: a contiguous View of n entries). With
   /// `hashes`, also the hashes of src's fingerprint pieces (detail::piece_hashes of its bytes),
   /// each taken from the buffer just filled where the chunks hold whole pieces (else in a pass
-  /// of their own over src).
+  /// of their own over src, as with buffers of other sizes). Returns whether the hashes were
+  /// taken in the fill.
   template <class Dst>
-  void copy(const Dst& dst, const typename Dst::non_const_value_type* src, std::vector<std::uint64_t>* hashes = nullptr) {
+  bool copy(const Dst& dst, const typename Dst::non_const_value_type* src, std::vector<std::uint64_t>* hashes = nullptr) {
     using T = typename Dst::non_const_value_type;
     static_assert(std::is_trivially_copyable<T>::value, "staged arrays hold plain values");
     const std::size_t n = dst.extent(0), per_chunk = chunk_bytes_ / sizeof(T);
@@ -100,6 +102,7 @@ class Stager {
       ++chunks_;
     }
     if (hashes && !hash_in_fill) *hashes = piece_hashes(src, n * sizeof(T));
+    return hash_in_fill;
   }
   /// Waits for the last chunk's copy.
   void finish() { space_.fence(); }
@@ -142,8 +145,8 @@ struct StagedFingerprint {
 
 /// A copy of the host CSR A in ExecSpace's memory: through the staging buffers where that
 /// memory is not the host's, else a plain deep copy. Returns when the copy is done. With
-/// `fingerprint`, a staged upload also takes A's fingerprint in its own pass over the arrays
-/// (fingerprint->taken; a plain deep copy leaves it to the caller).
+/// `fingerprint`, a staged upload also takes A's fingerprint, in the fill of the staging
+/// buffers (Stager::copy; fingerprint->taken); a plain deep copy leaves it to the caller.
 template <class ExecSpace, class Value, class Offset>
 CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space> upload(
     const ExecSpace& space, const HostCsr<Value, Offset>& A, StagedFingerprint* fingerprint = nullptr) {

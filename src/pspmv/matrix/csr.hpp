@@ -132,9 +132,11 @@ void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
   const Ordinal* ci = A.col_idx.data();
   const Ordinal ncols = A.ncols;
   // Per piece of rows, the largest of its columns taken as unsigned (a negative column wraps
-  // above every valid one), a max reduction the compiler vectorizes; only a piece whose largest
-  // reaches ncols is searched for its first offending row. Testing each row for an offence
-  // took about 2x the time (one core of the 2-core EPYC, a standalone loop over rows of 16).
+  // above every valid one): one loop over the piece's entries with no per-row exit; only a
+  // piece whose largest reaches ncols is searched for its first offending row. Testing each row
+  // took about 2x the time on one core of the 2-core EPYC (a standalone loop over rows of 16);
+  // on the Xeon host of the H200 machine (16 threads) the old test took 1.9-4.3x this one
+  // (perf/results/h200.md, "Analysis in multiplies").
   using Unsigned = std::make_unsigned_t<Ordinal>;
   std::vector<std::int64_t> first(static_cast<std::size_t>(detail::pieces_of(n)), n);
   detail::for_pieces("pspmv::validate_col_idx", n, detail::host_piece,

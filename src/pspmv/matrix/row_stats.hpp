@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "pspmv/errors.hpp"
 #include "pspmv/matrix/host_parallel.hpp"
 
 namespace pspmv {
@@ -43,8 +44,9 @@ struct RowStats {
   std::vector<std::int64_t> histogram;
   /// Mean over the nonzeros of |col / ncols - row / nrows|: 0 on the diagonal, a few
   /// thousandths for banded, stencil and block-diagonal matrices, about 1/3 when columns are
-  /// uniformly random (each x access then lands anywhere in x). Set by column_spread()
-  /// (analyze() does); -1 when not computed.
+  /// uniformly random (each x access then lands anywhere in x). Set by column_spread() and
+  /// by matrix_facts() with_spread (analyze() asks for it where a rule uses it); -1 when not
+  /// computed.
   double col_spread = -1;
   /// Share of the nonzeros that lie in aligned blocks of span_block rows whose columns span
   /// fewer than 65,536 (max - min): the slices SELL-C-sigma forms inside such a block (any C,
@@ -69,10 +71,10 @@ namespace detail {
 /// RowStats::col_spread). A row of 16 or more entries: 8 partial sums over its whole groups of
 /// 8 entries (entry k to partial (k - begin) % 8), added pairwise, then the last entries' own
 /// sum; a shorter row: one sum in order. The order depends on the row alone (not on the thread
-/// count). The partial sums are independent chains, which the compiler can put in SIMD lanes;
-/// on short rows their set-up and the extra loop exit cost more than they save. On one core of
-/// the 2-core EPYC (standalone loops, rows of 16 entries), one chain took 1.8x the time of the
-/// 8 partial sums.
+/// count). On one core of the 2-core EPYC (standalone loops over 33.5M entries), one chain took
+/// 1.8x the time of the 8 partial sums on rows of 16 entries; on random rows of 0-16 entries,
+/// the 8 partial sums on every row took 1.3x the time of this form (the statistics pass with
+/// the spread alone, 2 threads).
 inline double row_spread(const std::int32_t* col_idx, std::int64_t begin, std::int64_t end, double cn, double r) {
   if (end - begin < 16) {
     double sum = 0;
@@ -97,9 +99,12 @@ inline std::size_t length_bucket(std::int64_t len) {
 /// the column-spread sum, which is kept per piece and added in piece order.
 struct FactsPart {
   std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, sum = 0;
-  /// sum of len^2 in two 32-bit halves of each term (len < 2^31, so len^2 < 2^62; a piece of
-  /// 2^16 rows keeps either half's sum below 2^48): exact without 128-bit integers.
+  /// sum of len^2 over rows of fewer than 2^31 entries, in two 32-bit halves of each term
+  /// (len^2 < 2^62; a piece of 2^16 rows keeps either half's sum below 2^48): exact without
+  /// 128-bit integers. Longer rows (64-bit offsets) go to sum2_long, in which len^2 < 2^64
+  /// is exact too.
   std::uint64_t sum2_lo = 0, sum2_hi = 0;
+  long double sum2_long = 0;
   std::int64_t thread_slots = 0, team_slots = 0;
   long double spread = 0;
   std::int64_t histogram[64] = {};
@@ -107,17 +112,19 @@ struct FactsPart {
 };
 
 /// What the statistics pass computes: RowStats always; lane slots at lane_width when it divides
-/// host_piece (a lane group never straddles two pieces; else lane_slots is left empty);
+/// host_piece (a lane group never straddles two pieces; else lane_slots holds no counts, and
+/// matrix_facts() computes them apart);
 /// RowStats::narrow_share with `span` and RowStats::col_spread with `spread` (both read col_idx).
 struct FactsRequest {
   int lane_width = 0;  ///< 0: no lane slots
   bool span = false, spread = false;
 };
 
-/// One parallel pass over pieces of detail::host_piece rows: row_ptr once, and col_idx once
-/// for narrow_share and col_spread together (each span block's columns are read from memory
-/// by its min/max loop, then by the spread loop from the cache). Results do not depend on
-/// the thread count.
+/// One parallel pass over pieces of detail::host_piece rows: row_ptr once, and col_idx block by
+/// block of RowStats::span_block rows for narrow_share and col_spread together (the spread
+/// loop reads a block's columns just after its min/max loop did). The column spread: each row
+/// by row_spread, the rows of a block summed in order in a double, the blocks of a piece in
+/// order in a long double, the pieces in order. Results do not depend on the thread count.
 template <class Offset>
 MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::int64_t nrows, std::int64_t ncols,
                        const FactsRequest& want) {
@@ -148,9 +155,13 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
         p.min_len = len < p.min_len ? len : p.min_len;
         p.max_len = len > p.max_len ? len : p.max_len;
         p.sum += len;
-        const std::uint64_t sq = static_cast<std::uint64_t>(len) * static_cast<std::uint64_t>(len);
-        p.sum2_lo += sq & 0xffffffffull;
-        p.sum2_hi += sq >> 32;
+        if (len < (std::int64_t{1} << 31)) {
+          const std::uint64_t sq = static_cast<std::uint64_t>(len) * static_cast<std::uint64_t>(len);
+          p.sum2_lo += sq & 0xffffffffull;
+          p.sum2_hi += sq >> 32;
+        } else {
+          p.sum2_long += static_cast<long double>(len) * static_cast<long double>(len);
+        }
         p.empty += len == 0;
         ++p.histogram[length_bucket(len)];
         longest = len > longest ? len : longest;
@@ -197,7 +208,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     s.max_len = std::max(s.max_len, p.max_len);
     s.empty_rows += p.empty;
     sum += p.sum;
-    sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo);
+    sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo) + p.sum2_long;
     narrow += p.narrow;
     spread_sum += p.spread;
     f.lane_slots.thread_per_row += p.thread_slots;
@@ -342,12 +353,13 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
 /// `with_spread`, RowStats::col_spread.
 template <class Csr>
 MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false) {
+  if (lane_width <= 0) throw InvalidArgument("matrix_facts: lane width " + std::to_string(lane_width) + " (must be > 0)");
   detail::FactsRequest want;
   want.lane_width = lane_width;
   want.span = with_span;
   want.spread = with_spread;
   MatrixFacts f = detail::facts_pass(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols, want);
-  if (lane_width <= 0 || detail::host_piece % lane_width != 0)  // lane groups would straddle pieces
+  if (detail::host_piece % lane_width != 0)  // lane groups would straddle pieces
     f.lane_slots = compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   return f;
 }
