@@ -11,19 +11,19 @@ using namespace pspmv_test;
 
 namespace {
 
-/// Irregular rows: mostly short (0-12 entries, some empty), every 97th row long (200-700),
-/// columns random and sorted, values random. nrows spans several pieces of host work.
-template <class Value, class Offset>
-pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
+/// Random rows: row i holds len_of(i, rng) entries at columns col_of(i, rng), sorted, with
+/// values random in [-1, 1).
+template <class Value, class Offset, class LenFn, class ColFn>
+pspmv::HostCsr<Value, Offset> random_rows(std::int32_t nrows, std::int32_t ncols, unsigned seed, LenFn len_of,
+                                          ColFn col_of) {
   std::mt19937 rng(seed);
   std::vector<Offset> rp(1, 0);
   std::vector<std::int32_t> ci;
   std::vector<Value> v;
   std::uniform_real_distribution<double> val(-1.0, 1.0);
   for (std::int32_t i = 0; i < nrows; ++i) {
-    const std::int32_t len = i % 97 == 5 ? 200 + static_cast<std::int32_t>(rng() % 500) : static_cast<std::int32_t>(rng() % 13);
-    std::vector<std::int32_t> c(static_cast<std::size_t>(len));
-    for (auto& x : c) x = static_cast<std::int32_t>(rng() % static_cast<unsigned>(ncols));
+    std::vector<std::int32_t> c(static_cast<std::size_t>(len_of(i, rng)));
+    for (auto& x : c) x = col_of(i, rng);
     std::sort(c.begin(), c.end());
     for (const auto x : c) {
       ci.push_back(x);
@@ -32,6 +32,18 @@ pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, 
     rp.push_back(static_cast<Offset>(ci.size()));
   }
   return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+}
+
+/// Irregular rows: mostly short (0-12 entries, some empty), every 97th row long (200-700),
+/// columns random and sorted, values random. nrows spans several pieces of host work.
+template <class Value, class Offset>
+pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
+  return random_rows<Value, Offset>(
+      nrows, ncols, seed,
+      [](std::int32_t i, std::mt19937& rng) {
+        return i % 97 == 5 ? 200 + static_cast<std::int32_t>(rng() % 500) : static_cast<std::int32_t>(rng() % 13);
+      },
+      [ncols](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % static_cast<unsigned>(ncols)); });
 }
 
 // ---- serial references: the definitions, one row at a time ----
@@ -122,24 +134,13 @@ double serial_narrow_share(const Offset* rp, const std::int32_t* ci, std::int64_
 /// the diagonal: 30,000 wide in even blocks of 1,024 rows (narrow), 120,000 in odd ones (not).
 template <class Value, class Offset>
 pspmv::HostCsr<Value, Offset> mid_rows(std::int32_t nrows, std::int32_t ncols, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Offset> rp(1, 0);
-  std::vector<std::int32_t> ci;
-  std::vector<Value> v;
-  for (std::int32_t i = 0; i < nrows; ++i) {
-    const std::int32_t len = 14 + static_cast<std::int32_t>(rng() % 11);
-    const std::int64_t band = (i / 1024) % 2 ? 120000 : 30000;
-    const std::int64_t base = std::max<std::int64_t>(0, std::min<std::int64_t>(ncols - band, std::int64_t{i} - band / 2));
-    std::vector<std::int32_t> c(static_cast<std::size_t>(len));
-    for (auto& x : c) x = static_cast<std::int32_t>(base + static_cast<std::int64_t>(rng() % static_cast<unsigned>(band)));
-    std::sort(c.begin(), c.end());
-    for (const auto x : c) {
-      ci.push_back(x);
-      v.push_back(Value(1));
-    }
-    rp.push_back(static_cast<Offset>(ci.size()));
-  }
-  return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
+  return random_rows<Value, Offset>(
+      nrows, ncols, seed, [](std::int32_t, std::mt19937& rng) { return 14 + static_cast<std::int32_t>(rng() % 11); },
+      [ncols](std::int32_t i, std::mt19937& rng) {
+        const std::int64_t band = (i / 1024) % 2 ? 120000 : 30000;
+        const std::int64_t base = std::max<std::int64_t>(0, std::min<std::int64_t>(ncols - band, std::int64_t{i} - band / 2));
+        return static_cast<std::int32_t>(base + static_cast<std::int64_t>(rng() % static_cast<unsigned>(band)));
+      });
 }
 
 template <class Offset>
