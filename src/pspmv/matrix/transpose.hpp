@@ -37,7 +37,7 @@ HostCsr<Value, Offset> transpose(const HostCsr<Value, Offset>& A) {
   Kokkos::View<Offset*, Kokkos::HostSpace> cursor("pspmv::transpose_count", static_cast<std::size_t>(ncols));
   Offset* cur = cursor.data();
   detail::for_each_index("pspmv::transpose_count", nrows, [&](std::int64_t i) {
-    for (Offset k = rp[i]; k < rp[i + 1]; ++k) Kokkos::atomic_increment(&cur[ci[k]]);
+    for (Offset k = rp[i]; k < rp[i + 1]; ++k) Kokkos::atomic_add(&cur[ci[k]], Offset(1));  // atomic_increment is deprecated in Kokkos 4
   });
   Offset* trp = T.row_ptr.data();
   detail::exclusive_scan<Offset>("pspmv::transpose_scan", ncols, [&](std::int64_t j) { return cur[j]; }, trp);
