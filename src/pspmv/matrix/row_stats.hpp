@@ -101,8 +101,8 @@ struct FactsPart {
   std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, sum = 0;
   /// sum of len^2 over rows of fewer than 2^31 entries, in two 32-bit halves of each term
   /// (len^2 < 2^62; a piece of 2^16 rows keeps either half's sum below 2^48): exact without
-  /// 128-bit integers. Longer rows (64-bit offsets) go to sum2_long, in which len^2 < 2^64
-  /// is exact too.
+  /// 128-bit integers. Longer rows (64-bit offsets) go to sum2_long: exact for rows of fewer
+  /// than 2^32 entries (len^2 < 2^64), rounded beyond.
   std::uint64_t sum2_lo = 0, sum2_hi = 0;
   long double sum2_long = 0;
   std::int64_t thread_slots = 0, team_slots = 0;
