@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 #include "pspmv/detail/csr_kernels.hpp"
@@ -29,6 +30,20 @@ struct OffsetColumns {
     return base + static_cast<std::int32_t>(off[k]);
   }
 };
+
+/// acc + v * x: one fused multiply-add where the instruction set has one (the form a compiler
+/// that contracts gives the other kernels' `sum += v * x`), else a multiply and an add. Written
+/// out so that every instantiation of the slice loop rounds alike: left to the compiler, a
+/// contraction depended on how it vectorized each instantiation (16-bit offsets against 32-bit
+/// columns gave y differing in the last bit in float).
+template <class T>
+KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || defined(__CUDA_ARCH__)
+  return std::fma(v, x, acc);
+#else
+  return acc + v * x;
+#endif
+}
 
 /// Value: x, y, alpha, beta and the sums; MValue: the stored values (see CsrViews).
 template <class ExecSpace, class Value, int Unroll, bool BetaZero, class MValue = Value>
@@ -121,9 +136,9 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> 
 /// compiler: the inner loop over the C rows is a plain loop over contiguous col_idx and values
 /// with a gather of x, which GCC and Clang turn into vector gathers (vgatherdpd / vgatherdps
 /// under AVX2 and AVX-512; checked by the test `sell_columns_vectorized`). Padding costs no
-/// wrong result: columns past a row's length are blended to 0 (a padded entry points at
-/// column 0 with value 0, and 0 * Inf would be NaN), and the first min-length columns of a
-/// slice need no mask. Each row adds its entries in column order, the order of the row-per-lane
+/// wrong result: a row past its length keeps its sum (the padded entry's product, which may be
+/// 0 * Inf = NaN, is discarded by a blend), and the first min-length columns of a slice need no
+/// mask. Each row adds its entries in column order, the order of the row-per-lane
 /// kernel (SellRowPerThread, the GPU's form of the same layout: a lane per row, consecutive
 /// lanes reading consecutive addresses).
 /// RowsTag: one work item per slice. BlocksTag: one work item per block of slices. The gather
@@ -138,15 +153,30 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   /// Slice s with its columns at `col` (32-bit columns, or 16-bit offsets) gathered from `x`
   /// (x shifted by the slice's base column when `col` holds offsets): the compiler sees a
   /// static index width, widens 16-bit offsets in register and keeps the vector gathers.
+  /// The slice heights of one or two SIMD registers (4, 8 and 16: ExecTraits::
+  /// sell_slice_height under AVX2 and AVX-512, in double and float) run a loop whose height is
+  /// a constant, so that the C sums stay in registers across the columns; any other height runs
+  /// the same loop with C read at run time, its sums in memory.
   template <class Col>
   KOKKOS_INLINE_FUNCTION void slice_sum(const std::int32_t s, const Col* col, const Value* x) const {
-    const int C = 1 << this->log2_c;
+    switch (this->log2_c) {
+      case 2: slice_sum_of<4>(s, col, x); return;
+      case 3: slice_sum_of<8>(s, col, x); return;
+      case 4: slice_sum_of<16>(s, col, x); return;
+      default: slice_sum_of<0>(s, col, x); return;
+    }
+  }
+  /// slice_sum at slice height Fixed (0: 1 << log2_c, read at run time).
+  template <int Fixed, class Col>
+  KOKKOS_INLINE_FUNCTION void slice_sum_of(const std::int32_t s, const Col* col, const Value* x) const {
+    constexpr int capacity = Fixed > 0 ? Fixed : max_c;
+    const int C = Fixed > 0 ? Fixed : 1 << this->log2_c;
     const std::int32_t first = s << this->log2_c;
     const int rows = first + C <= this->npos ? C : this->npos - first;
     const std::int32_t width = this->slice_width(s);
     const MValue* val = this->values.data() + this->slice_ptr(s);
-    Value acc[max_c];
-    std::int32_t len[max_c];
+    Value acc[capacity];
+    std::int32_t len[capacity];
     std::int32_t shortest = width;
     for (int r = 0; r < C; ++r) {
       acc[r] = Value(0);
@@ -157,14 +187,14 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     for (; j < shortest; ++j) {  // every row of the slice has column j
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-      for (int r = 0; r < C; ++r) acc[r] += vj[r] * x[cj[r]];
+      for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
     }
     for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 add 0
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) {
-        const Value t = vj[r] * x[cj[r]];
-        acc[r] += j < len[r] ? t : Value(0);
+        const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+        acc[r] = j < len[r] ? t : acc[r];
       }
     }
     for (int r = 0; r < rows; ++r)
