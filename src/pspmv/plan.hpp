@@ -429,11 +429,10 @@ HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Valu
     h.col_idx = A.col_idx;
     h.values = A.values;
   } else {
-    const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
-    h.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>(uninit("pspmv::row_ptr_host"), A.row_ptr.extent(0));
+    h.row_ptr = host_array<Offset>("pspmv::row_ptr_host", static_cast<std::int64_t>(A.row_ptr.extent(0)));
     Kokkos::deep_copy(space, h.row_ptr, A.row_ptr);
     if (with_col_idx) {
-      h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(uninit("pspmv::col_idx_host"), A.col_idx.extent(0));
+      h.col_idx = host_array<std::int32_t>("pspmv::col_idx_host", static_cast<std::int64_t>(A.col_idx.extent(0)));
       Kokkos::deep_copy(space, h.col_idx, A.col_idx);
     } else {
       h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
