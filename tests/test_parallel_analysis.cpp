@@ -3,7 +3,12 @@
 // windows, slice widths and offsets, scatter, long rows). Each is compared here with a plain
 // serial computation of the same definition, bit for bit, on irregular matrices that span
 // several pieces. ctest runs this suite again at 1 and 3 threads (tests/CMakeLists.txt).
+#include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
 
 #include "test_util.hpp"
 
@@ -538,4 +543,44 @@ TEST(ParallelAnalysis, PlanReusesTheStorageOfItsLike) {
   // A plan of another matrix is refused.
   const auto B = irregular<double, std::int64_t>(20011, 3000, 17);
   EXPECT_THROW(pspmv::analyze(Exec(), B, o, first), pspmv::InvalidArgument);
+}
+
+// The analysis's large host arrays ask for transparent huge pages before their first touch
+// (detail::advise_huge_pages). Where the kernel's THP mode is "madvise" the advice is what makes a
+// mapping eligible, so the mapping that holds the middle of a 16 MiB host_array must say
+// "THPeligible: 1" in /proc/self/smaps; without the advice it says 0.
+TEST(ParallelAnalysis, LargeHostArraysAskForHugePages) {
+#if defined(__linux__)
+  std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
+  const std::string mode((std::istreambuf_iterator<char>(mode_file)), std::istreambuf_iterator<char>());
+  if (mode.find("[madvise]") == std::string::npos)
+    GTEST_SKIP() << "transparent huge pages are not in madvise mode here (" << mode << "): the advice cannot be seen";
+  const std::int64_t n = std::int64_t{2} << 20;  // 16 MiB of doubles
+  const auto a = pspmv::detail::host_array<double>("pspmv::test_large", n);
+  const auto middle = reinterpret_cast<std::uintptr_t>(a.data() + n / 2);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false, found = false;
+  int eligible = -1;
+  while (std::getline(smaps, line)) {
+    std::uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (line.find(':') == std::string::npos || line.find('-') < line.find(':')) {
+      if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
+        if (found) break;
+        inside = lo <= middle && middle < hi;
+        continue;
+      }
+    }
+    if (inside && line.rfind("THPeligible:", 0) == 0) {
+      eligible = std::stoi(line.substr(12));
+      found = true;
+    }
+  }
+  if (!found) GTEST_SKIP() << "this kernel's smaps has no THPeligible field";
+  EXPECT_EQ(eligible, 1) << "the mapping holding a 16 MiB host_array is not eligible for huge pages";
+#else
+  GTEST_SKIP() << "huge pages are advised on Linux only";
+#endif
 }
