@@ -151,10 +151,12 @@ TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
   auto hx = Kokkos::create_mirror_view(x);
   for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = static_cast<V>(std::sin(0.001 * j));
   Kokkos::deep_copy(x, hx);
+  // The host slice kernel's constant heights (4, 8, 16) and one read at run time (32).
+  for (const int C : {4, 8, 16, 32})
   for (const auto m : pspmv::all_mappings) {
     pspmv::AnalyzeOptions opt;
     opt.format = pspmv::Format::sell;
-    opt.slice_height = 8;
+    opt.slice_height = C;
     opt.mapping = m;
     opt.compress = false;
     const auto off = pspmv::analyze<Exec>(A, opt);
@@ -170,7 +172,8 @@ TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
     Kokkos::fence();
     auto h0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
     auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-    for (std::int32_t i = 0; i < A.nrows; ++i) ASSERT_EQ(h0(i), h1(i)) << "row " << i << " " << pspmv::to_string(m);
+    for (std::int32_t i = 0; i < A.nrows; ++i)
+      ASSERT_EQ(h0(i), h1(i)) << "row " << i << " C=" << C << " " << pspmv::to_string(m);
   }
 }
 
@@ -195,7 +198,7 @@ TYPED_TEST(CompressedTest, PaddingIsNeverRead) {
   auto hx = Kokkos::create_mirror_view(x);
   for (std::int32_t j = 0; j < ncols; ++j) hx(j) = j % 10 == 0 ? std::numeric_limits<V>::infinity() : V(1);
   Kokkos::deep_copy(x, hx);
-  for (const int C : {4, 32})
+  for (const int C : {4, 8, 16, 32})
     for (const auto m : pspmv::all_mappings) {
       pspmv::AnalyzeOptions opt;
       opt.format = pspmv::Format::sell;

@@ -76,7 +76,8 @@ TYPED_TEST(SellTest, SellPaddingIsNeverRead) {
     c.erase(std::unique(c.begin(), c.end()), c.end());
     return c;
   });
-  for (int C : {4, 32}) {
+  // 4, 8 and 16: the host slice kernel's constant heights; 32: the height read at run time.
+  for (int C : {4, 8, 16, 32}) {
     pspmv::AnalyzeOptions opt;
     opt.format = pspmv::Format::sell;
     opt.slice_height = C;

@@ -1,7 +1,9 @@
 #pragma once
 /// @file sell_kernels.hpp
 /// SELL-C-sigma SpMV kernels, written once as functors templated on the execution space.
-/// Each row stops at its own length (padding is never read). y is written through the
+/// Each row's sum takes only its own entries (padding never enters a sum: the row kernels stop at
+/// the row's length; the host slice kernel loads a slice's padded columns with the others and
+/// discards their products). y is written through the
 /// permutation (caller's row order) unless the plan keeps the permuted order.
 /// A compressed plan (SellMatrix::compressed) reads a slice's columns as base + 16-bit offset
 /// or, in a wide slice, as 32-bit columns; the same row and slice loops read both.
@@ -153,8 +155,8 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   /// Slice s with its columns at `col` (32-bit columns, or 16-bit offsets) gathered from `x`
   /// (x shifted by the slice's base column when `col` holds offsets): the compiler sees a
   /// static index width, widens 16-bit offsets in register and keeps the vector gathers.
-  /// The slice heights of one or two SIMD registers (4, 8 and 16: ExecTraits::
-  /// sell_slice_height under AVX2 and AVX-512, in double and float) run a loop whose height is
+  /// The slice heights 4, 8 and 16 (ExecTraits::sell_slice_height, a SIMD register of double or
+  /// float, under AVX2 and AVX-512) run a loop whose height is
   /// a constant, so that the C sums stay in registers across the columns; any other height runs
   /// the same loop with C read at run time, its sums in memory.
   template <class Col>
@@ -189,7 +191,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
     }
-    for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 add 0
+    for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) {
