@@ -248,7 +248,8 @@ SellRows sell_rows(const Offset* row_ptr, std::int32_t nrows, std::int64_t long_
 
 /// Permutation of positions sorted by descending length within windows of sigma (stable);
 /// a long row (outside the slices) sorts by its full length. The windows are sorted in
-/// parallel, each by one thread (std::stable_sort: the same order as a serial sort).
+/// parallel, each by one thread, in the order a serial std::stable_sort gives: left as it is when
+/// already in order, by counting when its lengths span at most 4 sigma, else by std::stable_sort.
 template <class Offset>
 Kokkos::View<std::int32_t*, Kokkos::HostSpace> sell_permutation(const SellRows& rows, const Offset* row_ptr,
                                                                  std::int64_t sigma) {
@@ -266,10 +267,28 @@ Kokkos::View<std::int32_t*, Kokkos::HostSpace> sell_permutation(const SellRows& 
   for_pieces("pspmv::sell_permutation", n, sigma, [&](std::int64_t, std::int64_t w, std::int64_t e) {
     for (std::int64_t p = w; p < e; ++p) pp[p] = static_cast<std::int32_t>(p);
     // A window already in descending order (equal lengths: stencils, banded and FEM matrices)
-    // is its own stable sort; the check reads the lengths once, the sort several times.
+    // is its own stable sort; the check reads the lengths once, a sort several times.
     bool sorted = true;
-    for (std::int64_t p = w + 1; p < e && sorted; ++p) sorted = key(static_cast<std::int32_t>(p - 1)) >= key(static_cast<std::int32_t>(p));
-    if (!sorted) std::stable_sort(pp + w, pp + e, [&](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
+    std::int64_t lo = key(static_cast<std::int32_t>(w)), hi = lo;
+    for (std::int64_t p = w + 1; p < e; ++p) {
+      const std::int64_t k = key(static_cast<std::int32_t>(p));
+      sorted = sorted && key(static_cast<std::int32_t>(p - 1)) >= k;
+      lo = k < lo ? k : lo;
+      hi = k > hi ? k : hi;
+    }
+    if (sorted) return;
+    if (hi - lo > 4 * (e - w)) {
+      std::stable_sort(pp + w, pp + e, [&](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
+      return;
+    }
+    // Lengths within a span of 4 sigma: a counting sort, longest first, each length's positions in
+    // their order (stable: the order std::stable_sort gives), in two passes over the window.
+    thread_local std::vector<std::int64_t> start;
+    start.assign(static_cast<std::size_t>(hi - lo + 2), 0);
+    for (std::int64_t p = w; p < e; ++p) ++start[static_cast<std::size_t>(hi - key(static_cast<std::int32_t>(p)) + 1)];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (std::int64_t p = w; p < e; ++p)
+      pp[w + start[static_cast<std::size_t>(hi - key(static_cast<std::int32_t>(p)))]++] = static_cast<std::int32_t>(p);
   });
   return perm;
 }
