@@ -283,8 +283,7 @@ Kokkos::View<std::int32_t*, Kokkos::HostSpace> sell_permutation(const SellRows& 
     }
     // Lengths within a span of 4 sigma: a counting sort, longest first, each length's positions in
     // their order (stable: the order std::stable_sort gives), in two passes over the window.
-    thread_local std::vector<std::int64_t> start;
-    start.assign(static_cast<std::size_t>(hi - lo + 2), 0);
+    std::vector<std::int64_t> start(static_cast<std::size_t>(hi - lo + 2), 0);
     for (std::int64_t p = w; p < e; ++p) ++start[static_cast<std::size_t>(hi - key(static_cast<std::int32_t>(p)) + 1)];
     for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
     for (std::int64_t p = w; p < e; ++p)
