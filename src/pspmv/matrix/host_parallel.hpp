@@ -33,12 +33,10 @@ constexpr std::size_t huge_page_min_bytes = std::size_t{8} << 20;
 /// pages (Linux madvise(MADV_HUGEPAGE), which takes effect where THP is "madvise" or
 /// "always"), for arrays of at least huge_page_min_bytes, before anything touches them. The
 /// first touch of a fresh array otherwise faults once per 4 KiB page, and in a virtual machine
-/// a fault costs microseconds: on the 2-core EPYC VM first-touching 64 MiB with 4 KiB pages took
-/// 1.4 times as long as with huge pages advised in a process's first array (the kernel then
-/// assembles its huge pages) and 15-45 times as long in later ones, and on the H200 machine's host the SELL order
-/// and conversion paid for it (perf/results/h200.md, "Analysis in multiplies"). 2 MiB is the
-/// huge page of x86-64 and of arm64 with 4 KiB pages; elsewhere, or where the kernel declines,
-/// nothing changes (the advice is only advice: no error).
+/// a fault costs microseconds: on the H200 machine's host the SELL order and conversion paid
+/// for it (perf/results/h200.md, "Analysis in multiplies"). 2 MiB is the huge page of x86-64 and
+/// of arm64 with 4 KiB pages; elsewhere, or where the kernel declines, nothing changes (the
+/// advice is only advice: no error).
 inline void advise_huge_pages(void* p, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
