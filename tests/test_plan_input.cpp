@@ -182,9 +182,9 @@ TEST(PlanInput, HostCsrPlanSharesTheCallersArrays) {
   EXPECT_EQ(product(unmanaged), want);
 }
 
-// The staged upload, with host memory standing in for the device's and for the pinned
-// buffers: chunks smaller than each array, an array shorter than a chunk, an empty one and a
-// chunk smaller than one entry; the copy is the source, byte for byte.
+// The staged upload and download, with host memory standing in for the device's and for the
+// pinned buffers: chunks smaller than each array, an array shorter than a chunk, an empty one
+// and a chunk smaller than one entry; the copy is the source, byte for byte.
 TEST(PlanInput, StagedCopyIsTheSource) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Stager = pspmv::detail::Stager<Host, Kokkos::HostSpace>;
@@ -227,6 +227,25 @@ TEST(PlanInput, StagedCopyIsTheSource) {
     EXPECT_TRUE(same_bytes(A.col_idx, ci, "col_idx"));
     EXPECT_TRUE(same_bytes(A.values, v, "values"));
     EXPECT_EQ(0, std::memcmp(head.data(), A.values.data() + 100, 7 * sizeof(float)));
+    // The other way (copy_back), after copies in the same stager and with nothing before it.
+    std::vector<std::int64_t> rp_back(rp.extent(0), -1);
+    std::vector<float> v_back(v.extent(0), -1.0f);
+    std::vector<std::int32_t> nothing_back(1, 42);
+    {
+      Stager s(Host(), buffers, chunk);
+      s.copy(ci, A.col_idx.data());
+      s.copy_back(rp_back.data(), rp);
+      s.copy_back(nothing_back.data(), none);
+      s.copy_back(v_back.data(), v);
+      EXPECT_GE(s.chunks(), (rp.extent(0) * 8 + v.extent(0) * 4) / chunk) << "copied back chunk by chunk";
+    }
+    EXPECT_EQ(0, std::memcmp(rp_back.data(), A.row_ptr.data(), rp_back.size() * sizeof(std::int64_t)));
+    EXPECT_EQ(0, std::memcmp(v_back.data(), A.values.data(), v_back.size() * sizeof(float)));
+    EXPECT_EQ(nothing_back[0], 42) << "an empty array writes nothing";
+    if (chunk == 8) {
+      Stager narrow(Host(), buffers, 4);
+      EXPECT_THROW(narrow.copy_back(rp_back.data(), rp), pspmv::InvalidArgument);
+    }
   }
   // upload() into the default space's memory (on a GPU: through the pinned buffers).
   const auto A = irregular<float, std::int64_t>(30011, 2000, 9);

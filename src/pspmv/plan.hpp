@@ -429,11 +429,15 @@ HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Valu
     h.col_idx = A.col_idx;
     h.values = A.values;
   } else {
+    // Through the pinned staging buffers: a copy into pageable memory runs at a fraction of the
+    // link's speed (perf/results/h200.md, "Analysis in multiplies").
+    std::unique_lock<std::mutex> lock;
+    Stager<ExecSpace> stager(space, staging_buffers<ExecSpace>(lock), staging_chunk_bytes);
     h.row_ptr = host_array<Offset>("pspmv::row_ptr_host", static_cast<std::int64_t>(A.row_ptr.extent(0)));
-    Kokkos::deep_copy(space, h.row_ptr, A.row_ptr);
+    stager.copy_back(h.row_ptr.data(), A.row_ptr);
     if (with_col_idx) {
       h.col_idx = host_array<std::int32_t>("pspmv::col_idx_host", static_cast<std::int64_t>(A.col_idx.extent(0)));
-      Kokkos::deep_copy(space, h.col_idx, A.col_idx);
+      stager.copy_back(h.col_idx.data(), A.col_idx);
     } else {
       h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
     }

@@ -3,7 +3,8 @@
 /// The upload of a host CSR into a device's memory through a pair of pinned host buffers:
 /// the host threads copy chunk i + 1 of the caller's (pageable) arrays into one buffer while
 /// the device copies chunk i out of the other, ordered on the caller's execution-space
-/// instance. A copy from pageable memory runs at a fraction of the link's speed (the driver
+/// instance; and the download of a device array into host memory the same way round
+/// (Stager::copy_back, which the analysis of a device-resident CSR uses for its row_ptr). A copy from pageable memory runs at a fraction of the link's speed (the driver
 /// stages it itself, one thread, synchronously); from pinned memory it runs at the link's.
 /// Only Kokkos is called: the pinned space is the execution space's (StagingSpace), and
 /// spaces without one stage through plain host memory (correct, not faster).
@@ -103,6 +104,41 @@ class Stager {
     }
     if (hashes && !hash_in_fill) *hashes = piece_hashes(src, n * sizeof(T));
     return hash_in_fill;
+  }
+  /// dst[0 .. n) = src(0 .. n), chunk by chunk, the other way (src: a contiguous View of n
+  /// entries in the device's memory; dst: host memory): the device copies chunk i + 1 into one
+  /// buffer while the host threads copy chunk i out of the other. Returns when dst is filled.
+  template <class Src>
+  void copy_back(typename Src::non_const_value_type* dst, const Src& src) {
+    using T = typename Src::non_const_value_type;
+    static_assert(std::is_trivially_copyable<T>::value, "staged arrays hold plain values");
+    const std::size_t n = src.extent(0), per_chunk = chunk_bytes_ / sizeof(T);
+    if (n == 0) return;
+    if (per_chunk == 0)
+      throw InvalidArgument("staging buffers of " + std::to_string(chunk_bytes_) + " bytes cannot hold one entry of " +
+                            std::to_string(sizeof(T)) + " bytes");
+    const auto issue = [&](std::size_t begin, int b) {
+      const std::size_t m = std::min(per_chunk, n - begin);
+      const Kokkos::View<T*, StagingMemory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> chunk(
+          reinterpret_cast<T*>(buffers_[b].data()), m);
+      Kokkos::deep_copy(space_, chunk, Kokkos::subview(src, std::make_pair(begin, begin + m)));
+      ++chunks_;
+    };
+    space_.fence();  // buffers_[next_] may still be the source of an earlier copy()
+    issue(0, next_);
+    for (std::size_t begin = 0; begin < n; begin += per_chunk) {
+      const std::size_t m = std::min(per_chunk, n - begin);
+      const int b = next_;
+      space_.fence();  // chunk `begin` has landed in buffers_[b]; nothing else is in flight
+      next_ ^= 1;
+      if (begin + per_chunk < n) issue(begin + per_chunk, next_);  // runs while the host drains b
+      const unsigned char* from = buffers_[b].data();
+      unsigned char* to = reinterpret_cast<unsigned char*>(dst + begin);
+      for_pieces("pspmv::stage_drain", static_cast<std::int64_t>(m * sizeof(T)),
+                 static_cast<std::int64_t>(fingerprint_piece), [&](std::int64_t, std::int64_t lo, std::int64_t hi) {
+                   std::memcpy(to + lo, from + lo, static_cast<std::size_t>(hi - lo));
+                 });
+    }
   }
   /// Waits for the last chunk's copy.
   void finish() { space_.fence(); }
