@@ -118,6 +118,9 @@ Command add_bench(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--no-peers", o->no_peers, "skip every peer library (pspmv's variants only)");
   sub->add_flag("--no-auto", o->no_auto, "skip the plan analyze() picks by itself");
+  sub->add_flag("--interleave", bo.interleave_best,
+                "time pspmv's fastest variant again beside each peer's fastest, sample by sample (as compare does; "
+                "the pair's medians go to the peer's record, field interleaved)");
   add_expected_calls(sub, bo.expected_calls);
   sub->add_option("--long-mode", bo.long_modes,
                   "SELL long rows: split (pieces inside the slices) | warp (lane-shared CSR part); several: "

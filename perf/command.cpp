@@ -3,7 +3,17 @@
 namespace pspmv_cli {
 
 void add_inputs(CLI::App* sub, InputOptions& in) {
-  sub->add_option("files", in.files, "Matrix Market files")->check(CLI::ExistingFile);
+  // A missing FILE that reads as a generator spec was most likely a second spec after one
+  // --gen (`--gen even:4096 skewed:4096`): the error says how to write it.
+  const CLI::Validator existing_file(
+      [](std::string& word) {
+        std::string why = CLI::ExistingFile(word);
+        if (!why.empty() && looks_like_gen_spec(word))
+          why += " (a generator spec? one spec per --gen: --gen SPEC --gen " + word + ")";
+        return why;
+      },
+      "FILE");
+  sub->add_option("files", in.files, "Matrix Market files")->check(existing_file);
   // One spec per occurrence: the word after it is a FILE again (--gen even A.mtx reads A.mtx).
   sub->add_option("--gen", in.gens, std::string("generated input, one spec per --gen (repeat it): ") + gen_spec_help)
       ->allow_extra_args(false)

@@ -33,7 +33,7 @@ int run(const CompareOptions& o, const RunInfo& info) {
   // compare.json and the CSVs are rewritten after every input, so that a run cut short keeps
   // what it measured; the plots and summary.txt come at the end.
   const auto write = [&](const std::vector<Record>& records, const std::vector<CompareSummary>& summaries) {
-    nlohmann::json doc = run_json(info, false);
+    nlohmann::json doc = run_json(info, true);
     doc["context"] = context_json(info, run_warnings(info, records));
     doc["records"] = records_json(records);
     doc["summary"] = summary_json(summaries);

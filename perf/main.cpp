@@ -1,6 +1,7 @@
 // pspmv: the command-line tool. `pspmv info | gen | bench | tune | compare | report`; see `pspmv --help`.
 // Each subcommand lives in its own file (command.hpp); the measuring harness in harness/, the
 // peer libraries in peers/.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -71,7 +72,20 @@ int main(int argc, char** argv) {
     app.parse(static_cast<int>(tool_args.size()), tool_args.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "pspmv: error: " << e.what() << "\n(run with --help for the options)\n";
+    // CLI11 checks the values it took before it reports words it did not know, so in
+    // `compare --format csr A.mtx` the unknown --format left `csr` to the FILEs, whose check
+    // fails first ("File does not exist: csr"). An unknown option is the error to name.
+    std::string what = e.what();
+    std::vector<CLI::App*> parsed = app.get_subcommands();
+    parsed.insert(parsed.begin(), &app);
+    for (const CLI::App* sub : parsed) {
+      const auto left = sub->remaining();
+      if (std::any_of(left.begin(), left.end(), [](const std::string& w) { return w.size() > 1 && w[0] == '-'; })) {
+        what = CLI::ExtrasError(left).what();
+        break;
+      }
+    }
+    std::cerr << "pspmv: error: " << what << "\n(run with --help for the options)\n";
     return 2;
   }
 

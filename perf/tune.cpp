@@ -36,8 +36,11 @@ nlohmann::json phases_json(const pspmv::AnalysisPhases& p) {
   return j;
 }
 
+/// `timings` gets one Record per distinct plan timed in the final rounds (its median, minimum,
+/// spread and noise mark), for the run's "N of M timings are noisy" warning.
 template <class Exec, class Value>
-nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision) {
+nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::string& precision,
+                        std::vector<Record>& timings) {
   using PlanT = pspmv::Plan<Exec, Value, std::int64_t>;
   const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
   std::cerr << fmt::format(
@@ -83,24 +86,41 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
       pspmv::time_interleaved_spread<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_ms * 1e-3);
   std::vector<double> t(four.size());
   for (std::size_t i = 0; i < four.size(); ++i) t[i] = timed[slot[i]].median;
-  // Each timing's spread beside its median; median/min above noisy_median_over_min marks it.
-  const auto noise = [&](std::size_t i) {
-    const pspmv::TimingSpread& s = timed[slot[i]];
-    const double over = s.min > 0 ? s.median / s.min : 0.0;
-    return over > noisy_median_over_min ? fmt::format("median/min {:.2f} > {:.1f}", over, noisy_median_over_min)
-                                        : std::string();
-  };
+  // Each distinct timing judged as bench judges its records (mark_noise: median/min above
+  // noisy_median_over_min, or the load while it ran above the cores plus one; no floor here), so
+  // that the run's warnings count tune's noisy timings as they count bench's.
+  const char* const names[] = {"model", "tuned", "best", "baseline CSR"};
+  const double load = load_average();
+  std::vector<Record> judged(unique.size());
+  for (std::size_t u = 0; u < unique.size(); ++u) {
+    Record& r = judged[u];
+    r.matrix = in.name;
+    r.precision = precision;
+    r.space = Exec().name();
+    r.impl = "pspmv";
+    r.plan = unique[u]->describe();
+    for (std::size_t i = 0; i < four.size(); ++i)
+      if (slot[i] == u) r.variant += (r.variant.empty() ? "" : "/") + std::string(names[i]);
+    r.median_s = timed[u].median;
+    r.min_s = timed[u].min;
+    r.iqr_s = timed[u].iqr;
+    r.time_cv = timed[u].cv;
+    r.verified = true;
+    mark_noise(r, load, load_limit(true));
+    std::cerr << noise_warning(r);
+    timings.push_back(r);
+  }
   const auto spread = [&](std::size_t i) {
-    const pspmv::TimingSpread& s = timed[slot[i]];
-    nlohmann::json j = {{"min_s", s.min}, {"iqr_s", s.iqr}, {"cv", s.cv}};
-    if (!noise(i).empty()) j["noise"] = noise(i);
+    const Record& r = judged[slot[i]];
+    nlohmann::json j = {{"min_s", r.min_s}, {"iqr_s", r.iqr_s}, {"cv", r.time_cv}, {"noisy", r.noisy}};
+    if (r.noisy) j["noise"] = r.noise;
     return j;
   };
-  const char* const names[] = {"model", "tuned", "best", "baseline CSR"};
-  for (std::size_t i = 0; i < four.size(); ++i)
-    if (!noise(i).empty())
-      std::cerr << fmt::format("pspmv: warning: {} {} {}: {}; do not read it as a result\n", in.name, precision,
-                               names[i], noise(i));
+  // The table's dispersion of a timing: its coefficient of variation, '*' when noisy.
+  const auto cv = [&](std::size_t i) {
+    const Record& r = judged[slot[i]];
+    return fmt::format("cv {:>5.1f}%{}", r.time_cv * 100, r.noisy ? "*" : " ");
+  };
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < four.size(); ++i)
     if (t[i] < t[fastest]) fastest = i;
@@ -110,14 +130,14 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   const double gain = t_base - t_model;
   const double extra = std::max(0.0, model.analyze_seconds() - baseline.analyze_seconds());
   const double break_even = !same && gain > 0 ? extra / gain : -1;
-  std::cout << fmt::format("{:<24} {} model {:>9.4f} ms [{}]\n", in.name.substr(0, 24), precision, t_model * 1e3,
-                           model.describe());
-  std::cout << fmt::format("{:<24} {} tuned {:>9.4f} ms [{}] ({} of {} candidates, {:.2f} s)\n", "", precision,
-                           t_tuned * 1e3, tu.plan.describe(), tu.tried.size(), tu.candidates, tu.tune_seconds);
-  std::cout << fmt::format("{:<24} {} best  {:>9.4f} ms [{}] (the fastest of the four; the exhaustive search's "
+  std::cout << fmt::format("{:<24} {} model {:>9.4f} ms {} [{}]\n", in.name.substr(0, 24), precision, t_model * 1e3,
+                           cv(0), model.describe());
+  std::cout << fmt::format("{:<24} {} tuned {:>9.4f} ms {} [{}] ({} of {} candidates, {:.2f} s)\n", "", precision,
+                           t_tuned * 1e3, cv(1), tu.plan.describe(), tu.tried.size(), tu.candidates, tu.tune_seconds);
+  std::cout << fmt::format("{:<24} {} best  {:>9.4f} ms {} [{}] (the fastest of the four; the exhaustive search's "
                            "best, of {} plans in {:.2f} s: {:.4f} ms [{}])\n",
-                           "", precision, t_best * 1e3, four[fastest]->describe(), ex.tried.size(), ex.tune_seconds,
-                           t[2] * 1e3, ex.plan.describe());
+                           "", precision, t_best * 1e3, cv(fastest), four[fastest]->describe(), ex.tried.size(),
+                           ex.tune_seconds, t[2] * 1e3, ex.plan.describe());
   std::cout << fmt::format("{:<24} {} model/best {:.3f}  tuned/best {:.3f}  analyze {:.2f} ms ({:.1f} multiplies)  "
                            "break-even vs plain CSR: {}\n",
                            "", precision, t_model / t_best, t_tuned / t_best, model.analyze_seconds() * 1e3,
@@ -168,15 +188,16 @@ int run(const TuneCmdOptions& o, const RunInfo& info) {
   doc["context"] = context_json(info, run_warnings(info, {}, false));
   doc["results"] = nlohmann::json::array();
   auto& out = doc["results"];
+  std::vector<Record> timings;  // every distinct timing of the final rounds, for the noise warning
   with_space(o.space, [&](auto space) {
     using Exec = typename decltype(space)::type;
     for (const auto& in : inputs)
       for (const auto& p : o.precisions) {
         with_precision(p, [&](auto value) {
           unsupported_mixed(value, "tune");
-          out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p));
+          out.push_back(tune_one<Exec, typename decltype(value)::type>(in, o, p, timings));
         });
-        doc["context"] = context_json(info, run_warnings(info, {}));
+        doc["context"] = context_json(info, run_warnings(info, timings));
         if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
       }
   });
@@ -187,10 +208,13 @@ int run(const TuneCmdOptions& o, const RunInfo& info) {
   }
   std::cout << fmt::format("model within 10% of the exhaustive best: {} of {}; tuned within 5%: {} of {}\n", model_ok,
                            out.size(), tuned_ok, out.size());
-  doc["context"] = context_json(info, run_warnings(info, {}));
+  std::cout << fmt::format("cv: standard deviation over mean of a plan's samples in the final rounds; '*' after it: a "
+                           "noisy timing (median/min > {}, or under load; see \"spread\" in the JSON)\n",
+                           noisy_median_over_min);
+  doc["context"] = context_json(info, run_warnings(info, timings));
   if (!o.json.empty() && o.json != "-") write_file_atomically(o.json, doc.dump(2) + "\n");
   if (o.json == "-") std::cout << doc.dump(2) << "\n";
-  print_warnings(run_warnings(info, {}));
+  print_warnings(run_warnings(info, timings));
   return 0;
 }
 

@@ -5,7 +5,8 @@
 #   dispersion and noise mark; its CSV parses back (Python's csv module where python3 exists,
 #   else the quoted name is checked) with as many fields in every line as in the header;
 # - `--gen SPEC FILE` takes one spec and reads FILE as a file;
-# - a size line with a 19-digit entry count is "out of range", not "not an integer".
+# - a size line with a 19-digit entry count is "out of range", not "not an integer";
+# - `bench --interleave` pairs pspmv's fastest variant with the plain OpenMP loop's fastest.
 # Inputs: -DTOOL=<pspmv> -DWORK=<folder>
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -102,4 +103,31 @@ file(WRITE "${WORK}/huge.mtx" "%%MatrixMarket matrix coordinate real general\n3 
 execute_process(COMMAND "${TOOL}" info "${WORK}/huge.mtx" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "huge.mtx:2: .*entries '9999999999999999999' is out of range")
   message(FATAL_ERROR "a 19-digit nnz gave exit ${rc}:\n${err}")
+endif()
+
+# bench --interleave: pspmv's fastest variant timed again beside each peer's fastest; the
+# pair's medians are in the peer's record (field interleaved).
+execute_process(COMMAND "${TOOL}" bench --gen even:4096 --space host --precision f64 --format csr --mapping thread_per_row
+                        --schedule static_chunks --no-auto --interleave --reps 3 --warmups 1 --json "${WORK}/paired.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench --interleave exited ${rc}:\n${err}")
+endif()
+file(READ "${WORK}/paired.json" json)
+string(JSON n LENGTH "${json}" records)
+math(EXPR last "${n} - 1")
+set(paired 0)
+foreach(i RANGE ${last})
+  string(JSON impl GET "${json}" records ${i} impl)
+  string(JSON with ERROR_VARIABLE e GET "${json}" records ${i} interleaved with)
+  if(impl STREQUAL "openmp-plain" AND NOT e AND with MATCHES "^pspmv csr")
+    string(JSON theirs GET "${json}" records ${i} interleaved median_s)
+    string(JSON ours GET "${json}" records ${i} interleaved other_median_s)
+    if(theirs GREATER 0 AND ours GREATER 0)
+      math(EXPR paired "${paired} + 1")
+    endif()
+  endif()
+endforeach()
+if(NOT paired EQUAL 1)
+  message(FATAL_ERROR "bench --interleave: ${paired} plain OpenMP records paired with pspmv's CSR plan (want 1):\n${err}")
 endif()

@@ -7,9 +7,11 @@
 
 namespace {
 
-std::string write_tmp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "pspmv_" + name + ".mtx";
-  std::FILE* f = std::fopen(path.c_str(), "wb");
+/// The file holding `text`, removed when the returned guard goes (at the end of the statement
+/// for a temporary).
+pspmv_test::TempPath write_tmp(const std::string& name, const std::string& text) {
+  pspmv_test::TempPath path(name + ".mtx");
+  std::FILE* f = std::fopen(path.str().c_str(), "wb");
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);
   return path;
@@ -25,7 +27,8 @@ std::vector<std::tuple<int, int, double>> entries(const pspmv::HostCsr<double>& 
 /// Expects a ParseError whose message names `path:line`.
 void expect_parse_error(const std::string& name, const std::string& text, std::int64_t line,
                         const std::string& fragment = "") {
-  const std::string path = write_tmp(name, text);
+  const pspmv_test::TempPath file = write_tmp(name, text);
+  const std::string& path = file.str();
   try {
     pspmv::read_matrix_market<double>(path);
     ADD_FAILURE() << name << ": no error";
@@ -129,7 +132,7 @@ TEST(MatrixMarket, UnsupportedKindsAreRejectedClearly) {
 
 TEST(MatrixMarket, WriterRoundTripsExactly) {
   auto A = pspmv::generate_random<double, std::int64_t>(123, 77, 5.0, 9);
-  const std::string path = ::testing::TempDir() + "pspmv_roundtrip.mtx";
+  const pspmv_test::TempPath path("roundtrip.mtx");
   pspmv::write_matrix_market(path, A);
   auto B = pspmv::read_matrix_market<double>(path);
   ASSERT_EQ(B.nrows, A.nrows);
@@ -141,12 +144,12 @@ TEST(MatrixMarket, WriterRoundTripsExactly) {
   }
   // A failed write leaves nothing behind: the target is a directory, so the finished
   // temporary file cannot be renamed onto it and must be removed.
-  const std::string dir = ::testing::TempDir() + "pspmv_target_is_a_dir";
-  std::filesystem::create_directories(dir + "/inside");
+  const pspmv_test::TempPath dir("target_is_a_dir");
+  std::filesystem::create_directories(dir.str() + "/inside");
   EXPECT_THROW(pspmv::write_matrix_market(dir, A), pspmv::Error);
-  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  EXPECT_TRUE(std::filesystem::is_directory(dir.str()));
   for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
-    EXPECT_EQ(e.path().string().find("pspmv_target_is_a_dir.tmp."), std::string::npos) << e.path();
+    EXPECT_NE(e.path().string().rfind(dir.str() + ".tmp.", 0), 0u) << e.path();
   EXPECT_THROW(pspmv::write_matrix_market("/nonexistent/dir/out.mtx", A), pspmv::Error);
 }
 

@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "harness/cross.hpp"
 #include "harness/cross_page.hpp"
 #include "harness/run_records.hpp"
 #include "pspmv/errors.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -67,9 +67,10 @@ json cpu_run() {
           {"machine", "vm | Test EPYC | 4 host threads"}, {"records", r}};
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "pspmv_report_" + std::to_string(::getpid()) + "_" + name;
-  std::ofstream(path) << text;
+/// The file holding `text`, removed when the returned guard goes.
+pspmv_test::TempPath write_temp(const std::string& name, const std::string& text) {
+  pspmv_test::TempPath path("report_" + name);
+  std::ofstream(path.str()) << text;
   return path;
 }
 
@@ -227,8 +228,8 @@ TEST(Report, RejectsBadInputNamingTheFile) {
     }
     ADD_FAILURE() << "no pspmv::Error for " << part;
   };
-  const std::string not_json = write_temp("not.json", "{\n\"command\": \"pspmv bench\",\n oops\n}\n");
-  throws_with([&] { load_run(not_json, ""); }, not_json + ":3: not a pspmv record: not valid JSON");
+  const pspmv_test::TempPath not_json = write_temp("not.json", "{\n\"command\": \"pspmv bench\",\n oops\n}\n");
+  throws_with([&] { load_run(not_json, ""); }, not_json.str() + ":3: not a pspmv record: not valid JSON");
   throws_with([&] { load_run(::testing::TempDir() + "absent.json", ""); }, "absent.json: cannot open");
   throws_with([] { parse_run(json{{"hello", 1}}, "other.json", ""); }, "other.json: not a pspmv record");
   throws_with([] { parse_run(json::array(), "list.json", ""); }, "list.json: not a pspmv record");
@@ -263,5 +264,4 @@ TEST(Report, RejectsBadInputNamingTheFile) {
               "twice.json: records[1]: alpha has 100 rows and 999 nonzeros here and 100 rows and 1000 nonzeros");
   throws_with([&] { cross_report({parse_run(gpu_run(), "gpu.json", "")}, "nowhere"); },
               "--reference \"nowhere\" names no machine");
-  std::remove(not_json.c_str());
 }

@@ -3,7 +3,6 @@
 // matrices, the BLAS alpha/beta semantics, the run-time schedules' queues and the unrolled
 // gathers.
 #include <optional>
-#include <unistd.h>
 
 #include "test_util.hpp"
 
@@ -319,9 +318,9 @@ TYPED_TEST(SpmvTest, UnrolledGathersOnTheHost) {
 TYPED_TEST(SpmvTest, IeeeSpecialsInTheMatrix) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
-  const std::string path = ::testing::TempDir() + "pspmv_ieee_specials_" + std::to_string(::getpid()) + ".mtx";
+  const TempPath path("ieee_specials.mtx");
   {
-    std::ofstream f(path);
+    std::ofstream f(path.str());
     f << "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2.5\n1 2 nan\n2 2 inf\n3 1 -1\n3 3 4\n";
   }
   const auto A = pspmv::read_matrix_market<V, O>(path);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -15,12 +16,35 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <unistd.h>
 #include <vector>
 
 #include "harness/reference.hpp"
 #include "pspmv/pspmv.hpp"
 
 namespace pspmv_test {
+
+/// A file or folder in the test's temporary folder, removed with everything under it when the
+/// guard goes out of scope: a failed ASSERT returns from the test early, and the guard still
+/// cleans up. The name gets the process id, so that tests run in parallel do not share a path.
+class TempPath {
+ public:
+  explicit TempPath(const std::string& name)
+      : path_(::testing::TempDir() + "pspmv_" + std::to_string(static_cast<long>(::getpid())) + "_" + name) {}
+  TempPath(TempPath&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+  TempPath(const TempPath&) = delete;
+  TempPath& operator=(const TempPath&) = delete;
+  TempPath& operator=(TempPath&&) = delete;
+  ~TempPath() {
+    std::error_code ignored;  // a destructor must not throw; nothing left to remove is fine
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& str() const { return path_; }
+  operator const std::string&() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 /// Folder of the shared SuiteSparse matrices ("" if absent). PSPMV_MATRICES overrides.
 inline std::string shared_matrices_dir() {

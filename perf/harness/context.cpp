@@ -10,6 +10,8 @@
 #include <set>
 #include <unistd.h>
 
+extern char** environ;  // POSIX: the process's environment, NAME=value
+
 #if defined(PSPMV_HAVE_HWLOC)
 #include <hwloc.h>
 #endif
@@ -72,15 +74,30 @@ Topology topology() {
       }
   }
   if (t.threads <= 0) t.threads = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  // hwloc and /proc/cpuinfo pad the model name with blanks on some CPUs.
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!t.cpu_model.empty() && blank(t.cpu_model.back())) t.cpu_model.pop_back();
+  while (!t.cpu_model.empty() && blank(t.cpu_model.front())) t.cpu_model.erase(0, 1);
   return t;
 }
 
 nlohmann::json number_or_null(long long v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); }
 nlohmann::json text_or_null(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
 
-nlohmann::json env_or_null(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? nlohmann::json(v) : nlohmann::json(nullptr);
+/// Every OMP_*, GOMP_* and KOKKOS_* variable set (each changes how the threads run: wait policy,
+/// stack size, spin count, a Kokkos Tools library, ...), by name; the three that the tool itself
+/// defaults are always present, null when unset.
+nlohmann::json thread_env() {
+  nlohmann::json j = {{"OMP_NUM_THREADS", nullptr}, {"OMP_PROC_BIND", nullptr}, {"OMP_PLACES", nullptr}};
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = entry.substr(0, eq);
+    if (name.rfind("OMP_", 0) == 0 || name.rfind("GOMP_", 0) == 0 || name.rfind("KOKKOS_", 0) == 0)
+      j[name] = entry.substr(eq + 1);
+  }
+  return j;
 }
 
 nlohmann::json gpu_json() {
@@ -182,10 +199,7 @@ nlohmann::json context_json(const RunInfo& info, const std::vector<std::string>&
       {"commit", info.commit},
       {"kokkos_version", kokkos_version()},
       {"peer_versions", peer_versions()},
-      {"omp_env",
-       {{"OMP_NUM_THREADS", env_or_null("OMP_NUM_THREADS")},
-        {"OMP_PROC_BIND", env_or_null("OMP_PROC_BIND")},
-        {"OMP_PLACES", env_or_null("OMP_PLACES")}}},
+      {"omp_env", thread_env()},
       {"kokkos_settings",
        {{"execution_space", Kokkos::DefaultExecutionSpace::name()},
         {"concurrency", Kokkos::DefaultExecutionSpace().concurrency()},

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 namespace pspmv_cli {
@@ -97,6 +98,14 @@ std::vector<Input> gather(const std::vector<std::string>& files, const std::vect
     out.push_back(generate(s));
   }
   return out;
+}
+
+bool looks_like_gen_spec(const std::string& word) {
+  // The grammar of generate(), numbers unchecked.
+  static const std::regex spec(
+      "(even|skewed)(:[0-9]+)?|random(:[0-9]+){1,3}|stencil(7|27):[0-9]+(:[0-9]+:[0-9]+)?|rmat(:[0-9]+){1,3}|"
+      "tile:.+:[0-9]+");
+  return std::regex_match(word, spec);
 }
 
 void apply_rows(std::vector<std::string>& specs, std::int64_t rows) {

@@ -31,6 +31,10 @@ std::vector<Input> gather(const std::vector<std::string>& files, const std::vect
 /// `--gen even --rows N` is `--gen even:N` (likewise skewed and random); rows <= 0: no change.
 void apply_rows(std::vector<std::string>& specs, std::int64_t rows);
 
+/// Whether `word` has the form of a generator spec (even:4096, random:1000:8, tile:A.mtx:4, ...):
+/// a missing FILE of this form was most likely meant for --gen.
+bool looks_like_gen_spec(const std::string& word);
+
 /// Text of the help for generator specs.
 extern const char* const gen_spec_help;
 

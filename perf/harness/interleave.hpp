@@ -15,7 +15,8 @@ namespace pspmv_cli {
 
 /// Times `a` and `b` (each one fenced call per sample) in `reps` rounds of a b / b a, in turn
 /// (ABBA, so that neither always runs first), after `warmups` calls of each; their timings
-/// (timing_of). max_rel_err and verified are left as they are (the runs were verified before).
+/// (timing_of: median, minimum and spread, for set_pair). max_rel_err and verified are left as
+/// they are (the runs were verified before).
 template <class Exec>
 std::pair<Timing, Timing> time_pair(const std::function<void()>& a, const std::function<void()>& b, int warmups,
                                     int reps) {

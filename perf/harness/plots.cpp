@@ -49,11 +49,12 @@ std::string gp_quote(const std::string& s) {
 }
 
 /// The data file: one line per matrix: index, name, floor GB/s, then per label value, error
-/// low, error high, never (1/0), at once (1/0); "?" where missing (set datafile missing "?").
+/// low, error high, never (1/0), at once (1/0), then the minimum bytes of one multiply; "?"
+/// where missing (set datafile missing "?").
 std::string data_file(const std::vector<const CompareSummary*>& rows, const Plot& p) {
   std::string s = "# index matrix floor_gbs";
   for (const auto& l : p.cols) s += " [" + l + ": value err_low err_high never at_once]";
-  s += "\n";
+  s += " min_bytes\n";
   const auto num = [](double v) { return std::isfinite(v) && v > 0 ? fmt::format(" {:.6g}", v) : std::string(" ?"); };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto* m = rows[i];
@@ -66,7 +67,7 @@ std::string data_file(const std::vector<const CompareSummary*>& rows, const Plot
       s += b.kind == Bar::never ? " 1" : " 0";
       s += b.kind == Bar::at_once ? " 1" : " 0";
     }
-    s += "\n";
+    s += num(m->bytes) + "\n";
   }
   return s;
 }
@@ -76,8 +77,10 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
   // The value range, for a log axis and for the never / at once marks at its ends.
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   bool never = false, once = false;
+  bool cache_resident = false;  // an input below floor_bound_bytes: its floor bounds nothing
   for (const auto* m : rows) {
-    if (p.floor_line && m->floor_gbs > 0) hi = std::max(hi, m->floor_gbs);
+    cache_resident |= m->bytes > 0 && m->bytes < floor_bound_bytes;
+    if (p.floor_line && m->floor_gbs > 0) lo = std::min(lo, m->floor_gbs), hi = std::max(hi, m->floor_gbs);
     for (const auto& l : p.cols) {
       const Bar b = p.value(*m, l);
       never |= b.kind == Bar::never;
@@ -93,6 +96,12 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
   const double ymin = p.log ? lo / 2 : 0, ymax = p.log ? hi * (never || once ? 6 : 2) : hi * 1.15;
   const double n = static_cast<double>(p.cols.size());
   const double width = 0.8 / n;  // the group of a matrix spans 0.8
+  const int bytes_col = 4 + 5 * static_cast<int>(p.cols.size());
+  // A matrix below floor_bound_bytes is marked on its tic, where the floor is drawn or compared to.
+  const bool mark_cache = (p.floor_line || p.name == "floor") && cache_resident;
+  const std::string tic = mark_cache ? fmt::format("xtic(strcol(2).(${} < {:.0f} ? \" (< 8 MiB)\" : \"\"))", bytes_col,
+                                                   floor_bound_bytes)
+                                     : "xtic(2)";
 
   std::string s;
   s += "# Written by pspmv compare; render with: gnuplot " + png.substr(0, png.size() - 4) + ".gp\n";
@@ -113,7 +122,7 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
   s += "set rmargin 6\n";
   std::vector<std::string> parts;
   // x positions: the matrix index, each label shifted within the group.
-  parts.push_back(fmt::format("'{}' using 1:(NaN):xtic(2) notitle", dat));
+  parts.push_back(fmt::format("'{}' using 1:(NaN):{} notitle", dat, tic));
   std::map<std::string, int> seen_impl;
   for (std::size_t j = 0; j < p.cols.size(); ++j) {
     const auto& l = p.cols[j];
@@ -125,13 +134,22 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
     const std::string lib = l.substr(0, l.find(' '));
     const int k = seen_impl[lib == "pspmv" ? l : lib]++;
     const std::string fill = k == 0 ? "fs solid 0.85 border -1" : fmt::format("fs pattern {} border -1", 4 + k);
-    if (p.log && p.ref > 0)  // a ratio: the bar grows from the reference line, up or down
-      parts.push_back(fmt::format("'{0}' using {1}:{2}:({1}-{3:.4f}):({1}+{3:.4f}):({4:g}):{2} with boxxyerror {5} lc rgb "
-                                  "\"{6}\" title {7}",
-                                  dat, x, c, width * 0.475, p.ref, fill, colour, gp_quote(l)));
+    // The key's entry apart from the data: a label whose every value is a mark (never, at
+    // once) has no bar to lend the key its sample.
+    parts.push_back(fmt::format("keyentry with boxes {} lc rgb \"{}\" title {}", fill, colour, gp_quote(l)));
+    if (p.log)  // a bar grows from the reference line, up or down (a ratio), or from the axis' bottom
+      parts.push_back(fmt::format("'{0}' using {1}:{2}:({1}-{3:.4f}):({1}+{3:.4f}):({4:.6g}):{2} with boxxyerror {5} lc rgb "
+                                  "\"{6}\" notitle",
+                                  dat, x, c, width * 0.475, p.ref > 0 ? p.ref : ymin, fill, colour));
     else
-      parts.push_back(fmt::format("'{}' using {}:{}:({:.4f}) with boxes {} lc rgb \"{}\" title {}", dat, x, c,
-                                  width * 0.95, fill, colour, gp_quote(l)));
+      parts.push_back(fmt::format("'{}' using {}:{}:({:.4f}) with boxes {} lc rgb \"{}\" notitle", dat, x, c,
+                                  width * 0.95, fill, colour));
+    // A ratio near the reference draws a bar too short to see, which reads as no data: a
+    // marker at every value, over the bar's end, keeps it visible.
+    if (p.log && p.ref > 0)
+      parts.push_back(fmt::format("'{0}' using {1}:{2} with points pt 7 ps 1.3 lc rgb \"{3}\" notitle, "
+                                  "'{0}' using {1}:{2} with points pt 6 ps 1.3 lc rgb \"#000000\" notitle",
+                                  dat, x, c, colour));
     const bool error_bars = std::any_of(rows.begin(), rows.end(), [&](const CompareSummary* m) {
       const Bar b = p.value(*m, l);
       return b.kind == Bar::value && b.lo > 0;
@@ -147,10 +165,20 @@ std::string gnuplot_script(const std::string& dat, const std::string& png, const
       parts.push_back(fmt::format("'{}' using {}:(${} > 0 ? {:.6g} : NaN) with points pt 7 ps 1.6 lc rgb \"{}\" notitle",
                                   dat, x, c + 4, ymin * 1.25, colour));
   }
-  if (p.floor_line)
-    parts.push_back(fmt::format("'{}' using ($1-0.45):3:(0.9):(0) with vectors nohead lw 3 lc rgb \"#000000\" "
-                                "title \"floor (bandwidth)\"",
-                                dat));
+  if (p.floor_line) {
+    // The floor is a streamed read of the input's bytes: a bound only where they come from
+    // memory. An input the caches can hold gets a dashed grey line and says so in the key.
+    parts.push_back(fmt::format("'{}' using ($1-0.45):(${} >= {:.0f} ? $3 : NaN):(0.9):(0) with vectors nohead lw 3 "
+                                "lc rgb \"#000000\" title \"floor (bandwidth)\"",
+                                dat, bytes_col, floor_bound_bytes));
+    if (cache_resident)
+      parts.push_back(fmt::format("'{}' using ($1-0.45):(${} < {:.0f} ? $3 : NaN):(0.9):(0) with vectors nohead lw 3 dt 2 "
+                                  "lc rgb \"#777777\" title \"floor of an input < 8 MiB: the caches hold it, no bound\"",
+                                  dat, bytes_col, floor_bound_bytes));
+  } else if (mark_cache) {
+    parts.push_back("keyentry with lines lc rgb \"#ffffff\" title \"(< 8 MiB): the caches hold the input; below 1 is "
+                    "no noise there\"");
+  }
   if (never)
     parts.push_back(fmt::format("NaN with points pt 9 ps 2.2 lc rgb \"#555555\" title \"never repaid (triangle at the top)\""));
   if (once)
@@ -179,14 +207,15 @@ std::vector<Plot> plots_of(const std::vector<const CompareSummary*>& rows, const
   const std::string space = rows.front()->space;
   return {
       {"gbs", fmt::format("SpMV bandwidth, {} on {} (minimum bytes / median time; higher is better; bars: min to median)", p, space),
-       "GB/s", labels,
+       "GB/s (log scale)", labels,
        [](const CompareSummary& m, const std::string& l) {
          const auto* e = find_entry(m.entries, l);
          if (!e || !(e->median_s > 0)) return Bar{};
          // From the median's rate up to the minimum's.
          return bar(e->gbs, e->gbs, e->min_s > 0 ? e->gbs * e->median_s / e->min_s : e->gbs);
        },
-       false, 0, true},
+       // Log: rates of a few GB/s beside tens of GB/s (and the floor) stay readable.
+       true, 0, true},
       {"floor", fmt::format("Time over the bandwidth floor, {} on {} (1 = at the floor; lower is better; bars: min to median)", p, space),
        "time / floor time (log scale)", labels,
        [](const CompareSummary& m, const std::string& l) {
@@ -195,11 +224,14 @@ std::vector<Plot> plots_of(const std::vector<const CompareSummary*>& rows, const
          return bar(e->ratio_to_floor, e->ratio_to_floor * e->min_s / e->median_s, e->ratio_to_floor);
        },
        true, 1.0},
-      {"speedup", fmt::format("Speedup of pspmv's best variant over each peer's best, {} on {} (> 1: pspmv faster; timed interleaved)", p, space),
+      {"speedup", fmt::format("Speedup of pspmv's best variant over each peer's best, {} on {} (> 1: pspmv faster; timed interleaved; bars: median to min ratio)", p, space),
        "peer time / pspmv best time (log scale)", peers,
        [](const CompareSummary& m, const std::string& l) {
          const auto* e = find_entry(m.entries, l);
-         return e ? bar(time_over_pspmv(m, *e).first) : Bar{};
+         if (!e) return Bar{};
+         // The ratio of the medians, its error bar to the ratio of the minimums (either side).
+         const double v = time_over_pspmv(m, *e).first, at_min = time_over_pspmv_best_min(m, *e);
+         return at_min > 0 ? bar(v, std::min(v, at_min), std::max(v, at_min)) : bar(v);
        },
        true, 1.0},
       {"breakeven", fmt::format("Calls after which a plan repays its analysis, {} on {}", p, space),

@@ -102,6 +102,18 @@ void set_plan_bytes(Record& r, double plan_bytes, double csr_bytes, double vecto
   r.ratio_to_moved_floor = r.moved_floor_s > 0 ? r.median_s / r.moved_floor_s : 0;
 }
 
+void set_pair(Record& r, const std::string& with, const Timing& own, const Timing& other) {
+  r.paired_with = with;
+  r.paired_s = own.median_s;
+  r.paired_min_s = own.min_s;
+  r.paired_iqr_s = own.iqr_s;
+  r.paired_cv = own.cv;
+  r.paired_other_s = other.median_s;
+  r.paired_other_min_s = other.min_s;
+  r.paired_other_iqr_s = other.iqr_s;
+  r.paired_other_cv = other.cv;
+}
+
 Record skipped(Record base, const std::string& impl, const std::string& variant, const std::string& why) {
   Record r = complete(std::move(base), impl, variant, why, "", 0.0, Timing{}, "");
   r.skipped = true;
@@ -135,7 +147,13 @@ nlohmann::json to_json(const Record& r) {
           {"interleaved", r.paired_with.empty() ? nlohmann::json(nullptr)
                                                 : nlohmann::json{{"with", r.paired_with},
                                                                  {"median_s", r.paired_s},
-                                                                 {"other_median_s", r.paired_other_s}}}};
+                                                                 {"min_s", r.paired_min_s},
+                                                                 {"iqr_s", r.paired_iqr_s},
+                                                                 {"cv", r.paired_cv},
+                                                                 {"other_median_s", r.paired_other_s},
+                                                                 {"other_min_s", r.paired_other_min_s},
+                                                                 {"other_iqr_s", r.paired_other_iqr_s},
+                                                                 {"other_cv", r.paired_other_cv}}}};
   if (!r.analysis_phases.empty()) {
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [name, seconds] : r.analysis_phases) phases[name] = seconds;

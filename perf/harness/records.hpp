@@ -60,7 +60,16 @@ struct Record {
   /// sample with the other side of the pair (`paired_with`), both medians in seconds; 0: not paired.
   std::string paired_with;
   double paired_s = 0, paired_other_s = 0;
+  /// The pair's dispersion, so that a ratio of its medians can be read with its error: each
+  /// side's minimum and interquartile range (seconds) and coefficient of variation (set_pair);
+  /// 0: not set.
+  double paired_min_s = 0, paired_iqr_s = 0, paired_cv = 0;
+  double paired_other_min_s = 0, paired_other_iqr_s = 0, paired_other_cv = 0;
 };
+
+/// Records in r the interleaved pair (time_pair) of r's variant (`own`) and `with` (`other`):
+/// both medians, minimums, interquartile ranges and coefficients of variation.
+void set_pair(Record& r, const std::string& with, const Timing& own, const Timing& other);
 
 /// Marks r noisy, with its reason, when its median over its minimum exceeds
 /// noisy_median_over_min, when an input of at least floor_bound_bytes ran below its floor

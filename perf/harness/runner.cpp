@@ -153,9 +153,7 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
                                 [&](const auto& q) { return q.impl == r.impl && q.variant == r.variant && q.run; });
     if (p == peers.end()) continue;
     const auto [theirs, mine] = time_pair<Exec>(p->run, ours, o.warmups, o.reps);
-    r.paired_with = best_label;
-    r.paired_s = theirs.median_s;
-    r.paired_other_s = mine.median_s;
+    set_pair(r, best_label, theirs, mine);
     std::cerr << fmt::format("  {:<22} {} {:<14} interleaved with {}: {:.4f} ms vs {:.4f} ms ({:.2f}x)\n", r.matrix,
                              r.precision, r.impl, best_label, theirs.median_s * 1e3, mine.median_s * 1e3,
                              mine.median_s > 0 ? theirs.median_s / mine.median_s : 0.0);
@@ -256,6 +254,7 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   // schedule or launch sizes reuse the first plan of their format and long-row mode
   // (pspmv::analyze(space, A, options, like)), and record its analysis as their own.
   std::map<std::string, PlanOf<Exec, Value, Offset, MValue>> first_of;
+  std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> first_labels;  // each group's first variant
   std::map<std::string, PlanOf<Exec, Value, Offset, MValue>> plans;  // by label, for the interleaved retiming
   for (const auto& [label, opt] : pspmv_variants(o)) {
     // serial runs thread_per_row on a host only: the other combinations are not variants.
@@ -281,7 +280,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
                    : std::string();
     const auto like = group.empty() ? first_of.end() : first_of.find(group);
     auto plan = like == first_of.end() ? analyze_as<Exec, Value>(A, opt) : pspmv::analyze(Exec(), A, opt, like->second);
-    if (!group.empty() && like == first_of.end()) first_of.emplace(group, plan);
+    if (!group.empty() && like == first_of.end()) {
+      first_of.emplace(group, plan);
+      first_labels.emplace_back(label, opt);
+    }
     const AnalysisCost cost = analysis_cost(plan, like == first_of.end() ? nullptr : &like->second);
     for (std::size_t m = 0; m < multi.size(); ++m) {
       const auto& mv = *multi[m];
@@ -305,25 +307,27 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
       add(complete(base, "pspmv", label + " U=" + std::to_string(u), plan.describe(), "", cost.seconds, tu, ""));
     }
   }
-  // The automatic plan of the matrix already in the device's memory (an application's device
-  // CSR): the same plan (tests/test_plan_input.cpp), analyzed without the upload; its
-  // multiplies are the automatic plan's, so that record's timing is reused.
+  // The automatic plan, and the first plan of each stored representation, of the matrix
+  // already in the device's memory (an application's device CSR): the same plans
+  // (tests/test_plan_input.cpp), analyzed without the upload; their multiplies are those of the
+  // plans of the same label, so those records' timings are reused.
   constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   const auto dA = device || (o.peers && !mixed) ? pspmv::detail::upload(Exec(), M)  // staged through pinned buffers
                                     : pspmv::CsrMatrix<MValue, Offset, std::int32_t, typename Exec::memory_space>{};
-  if (device && o.include_auto) {
+  if (device && o.include_auto) first_labels.emplace(first_labels.begin(), "auto", o.base);
+  for (const auto& [label, opt] : device ? first_labels : decltype(first_labels){}) {
     const auto a = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                                [](const Record& r) { return r.impl == "pspmv" && r.variant == "auto"; });
+                                [&label = label](const Record& r) { return r.impl == "pspmv" && r.variant == label; });
     if (a != out.end()) {
-      pspmv::AnalyzeOptions resident = o.base;
+      pspmv::AnalyzeOptions resident = opt;
       resident.operation = pspmv::Operation::plain;  // dA already holds op(A)
       const auto plan = [&] {
         if constexpr (mixed) return pspmv::analyze_mixed(Exec(), dA, resident);
         else return pspmv::analyze(Exec(), dA, resident);
       }();
       Record r = *a;
-      r.variant = "device-input auto";  // not "auto...": reports key the automatic plan by that prefix
-      r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from auto)");
+      r.variant = "device-input " + label;  // not "auto...": reports key the automatic plan by that prefix
+      r.plan = plan.describe() + (plan.describe() == a->plan ? "" : " (differs from the plan built from the host)");
       r.reason = "";
       r.unplanned = unplanned_pspmv_variant;
       r.analyze_s = plan.analyze_seconds();

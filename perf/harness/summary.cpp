@@ -69,9 +69,13 @@ CompareEntry entry_of(const std::string& label, const Record& r, const std::vect
   e.analyze_s = r.analyze_s;
   e.break_even = record_break_even(r, group);
   e.min_s = r.min_s;
+  e.iqr_s = r.iqr_s;
+  e.cv = r.time_cv;
   e.noisy = r.noisy;
   e.paired_s = r.paired_s;
   e.paired_pspmv_s = r.paired_other_s;
+  e.paired_min_s = r.paired_min_s;
+  e.paired_pspmv_min_s = r.paired_other_min_s;
   return e;
 }
 
@@ -93,6 +97,15 @@ std::pair<double, double> time_over_pspmv(const CompareSummary& m, const Compare
   return {over_best, automatic ? e.median_s / automatic->median_s : 0};
 }
 
+double time_over_pspmv_best_min(const CompareSummary& m, const CompareEntry& e) {
+  // From the same timings as time_over_pspmv's ratio: a pair whose minimums are not recorded
+  // has no error bar rather than one from the sweep.
+  if (e.paired_s > 0 && e.paired_pspmv_s > 0)
+    return e.paired_min_s > 0 && e.paired_pspmv_min_s > 0 ? e.paired_min_s / e.paired_pspmv_min_s : 0;
+  const auto* best = find_entry(m.entries, "pspmv best");
+  return best && e.min_s > 0 && best->min_s > 0 ? e.min_s / best->min_s : 0;
+}
+
 namespace {
 
 }  // namespace
@@ -112,6 +125,7 @@ std::vector<CompareSummary> summarize(const std::vector<Record>& records) {
     s.rows = g.front().rows;
     s.nnz = g.front().nnz;
     s.floor_gbs = g.front().floor_gbs;
+    s.bytes = g.front().bytes;
     const Record* automatic = nullptr;
     const Record* best = nullptr;
     std::vector<std::string> impls;
@@ -147,17 +161,18 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
   for (const auto& m : summaries) {
     s += fmt::format("{} {} on {}: {} rows, {} nnz, floor {:.1f} GB/s\n", m.matrix, m.precision, m.space, m.rows, m.nnz,
                      m.floor_gbs);
-    s += fmt::format("  {:<16} {:<44} {:>10} {:>8} {:>7} {:>11} {:>10} {:>10} {:>10}\n", "implementation",
-                     "variant (its fastest)", "median ms", "GB/s", "x floor", "analyze ms", "break-even",
-                     "this/best", "this/auto");
+    s += fmt::format("  {:<16} {:<44} {:>10} {:>9} {:>6} {:>8} {:>7} {:>11} {:>10} {:>10} {:>10}\n", "implementation",
+                     "variant (its fastest)", "median ms", "min ms", "cv %", "GB/s", "x floor", "analyze ms",
+                     "break-even", "this/best", "this/auto");
     const bool best = find_entry(m.entries, "pspmv best"), automatic = find_entry(m.entries, "pspmv auto");
     for (const auto& e : m.entries) {
       const bool peer = e.impl != "pspmv";
       const auto [sb, sa] = time_over_pspmv(m, e);
       if (peer && best) over_best[e.impl].push_back(sb);
       if (peer && automatic) over_auto[e.impl].push_back(sa);
-      s += fmt::format("  {:<16} {:<44} {:>9.4f}{} {:>8.2f} {:>7.2f} {:>11.3f} {:>10} {:>10} {:>10}\n", e.label,
-                       e.variant.substr(0, 44), e.median_s * 1e3, e.noisy ? "*" : " ", e.gbs, e.ratio_to_floor, e.analyze_s * 1e3,
+      s += fmt::format("  {:<16} {:<44} {:>9.4f}{} {:>9.4f} {:>6.1f} {:>8.2f} {:>7.2f} {:>11.3f} {:>10} {:>10} {:>10}\n",
+                       e.label, e.variant.substr(0, 44), e.median_s * 1e3, e.noisy ? "*" : " ", e.min_s * 1e3,
+                       e.cv * 100, e.gbs, e.ratio_to_floor, e.analyze_s * 1e3,
                        fmt_break_even(e.break_even), peer && best ? fmt::format("{:.2f}x", sb) : std::string(""),
                        peer && automatic ? fmt::format("{:.2f}x", sa) : std::string(""));
     }
@@ -179,7 +194,8 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
                        geomean(a), wins(a), a.size());
     }
   }
-  s += "\nthis/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan;\n"
+  s += "\nmin ms, cv %: the fastest timed multiply and the samples' standard deviation over their mean.\n"
+       "this/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan;\n"
        "  a peer's this/best comes from its best and pspmv's best timed again, interleaved sample by sample.\n"
        "  '*' after a median: a noisy timing (median/min > 1.2, below the floor, or under load; see the JSON).\n"
        "break-even: extra analysis time / (unplanned call time - planned call time); the unplanned call is\n"
@@ -224,7 +240,8 @@ nlohmann::json summary_json(const std::vector<CompareSummary>& summaries) {
                     {"gbs", e.gbs}, {"ratio_to_floor", e.ratio_to_floor}, {"analyze_s", e.analyze_s},
                     {"break_even_calls", break_even_json(e.break_even)}, {"time_over_pspmv_best", sb},
                     {"time_over_pspmv_best_interleaved", e.paired_s > 0}, {"time_over_pspmv_auto", sa},
-                    {"min_s", e.min_s}, {"noisy", e.noisy}});
+                    {"min_s", e.min_s}, {"iqr_s", e.iqr_s}, {"cv", e.cv}, {"noisy", e.noisy},
+                    {"time_over_pspmv_best_min", time_over_pspmv_best_min(m, e)}});
     }
     nlohmann::json jp = nlohmann::json::array();
     for (const auto& e : m.planned)
@@ -238,15 +255,15 @@ nlohmann::json summary_json(const std::vector<CompareSummary>& summaries) {
 
 std::string summary_csv(const std::vector<CompareSummary>& summaries) {
   std::string csv = "matrix,precision,space,rows,nnz,floor_gbs,label,impl,variant,median_s,gbs,ratio_to_floor,analyze_s,"
-                    "break_even_calls,best_over_this,auto_over_this\n";
+                    "break_even_calls,best_over_this,auto_over_this,min_s,iqr_s,cv,noisy\n";
   for (const auto& m : summaries)
     for (const auto& e : m.entries) {
       const auto [sb, sa] = time_over_pspmv(m, e);
-      csv += fmt::format("{},{},{},{},{},{:.4f},{},{},{},{:.6e},{:.4f},{:.4f},{:.6e},{},{:.4f},{:.4f}\n", csv_field(m.matrix),
-                         m.precision, csv_field(m.space), m.rows, m.nnz, m.floor_gbs, csv_field(e.label),
+      csv += fmt::format("{},{},{},{},{},{:.4f},{},{},{},{:.6e},{:.4f},{:.4f},{:.6e},{},{:.4f},{:.4f},{:.6e},{:.6e},{:.4f},{}\n",
+                         csv_field(m.matrix), m.precision, csv_field(m.space), m.rows, m.nnz, m.floor_gbs, csv_field(e.label),
                          csv_field(e.impl), csv_field(e.variant), e.median_s, e.gbs,
                          e.ratio_to_floor, e.analyze_s, e.break_even < 0 ? std::string("") : fmt_break_even(e.break_even),
-                         sb, sa);
+                         sb, sa, e.min_s, e.iqr_s, e.cv, e.noisy ? "true" : "false");
     }
   return csv;
 }

@@ -25,10 +25,13 @@ struct CompareEntry {
   double median_s = 0, gbs = 0, ratio_to_floor = 0, analyze_s = 0;
   double break_even = -1;  ///< -1: no analysis stage to repay; +inf: never repaid
   double min_s = 0;        ///< the minimum of its timed samples (the plots' error bars)
+  double iqr_s = 0, cv = 0;  ///< its samples' interquartile range (seconds) and coefficient of variation
   bool noisy = false;      ///< its record's mark_noise
   /// A peer's best timed again interleaved with pspmv's best variant (Record::paired_*): its
   /// median and pspmv's; 0 when not re-timed. The speedups use these pairs where present.
   double paired_s = 0, paired_pspmv_s = 0;
+  /// The pair's minimums, its and pspmv's (0: not recorded): the speedup's error bar.
+  double paired_min_s = 0, paired_pspmv_min_s = 0;
 };
 
 /// The summary of one matrix at one precision.
@@ -36,6 +39,7 @@ struct CompareSummary {
   std::string matrix, precision, space;
   std::int64_t rows = 0, nnz = 0;
   double floor_gbs = 0;
+  double bytes = 0;  ///< the minimum bytes of one multiply (below floor_bound_bytes the floor bounds nothing)
   std::vector<CompareEntry> entries;
   /// Every plan with an analysis stage, fastest or not: pspmv's automatic plan, MKL after
   /// mkl_sparse_optimize, librsb tuned, cuSPARSE ALG2 and SELL; label "impl variant".
@@ -62,6 +66,11 @@ std::string records_csv(const std::vector<Record>& records);
 /// Over the best: the interleaved pair's ratio where e was re-timed (paired_s), else the
 /// ratio of the sweep's medians.
 std::pair<double, double> time_over_pspmv(const CompareSummary& m, const CompareEntry& e);
+
+/// The same ratio over pspmv's best from the minimums instead of the medians (of the
+/// interleaved pair where e was re-timed and both minimums are known, else of the sweep): the
+/// other end of the speedup's min-median error bar; 0 where unknown.
+double time_over_pspmv_best_min(const CompareSummary& m, const CompareEntry& e);
 
 /// The summaries as JSON and as CSV.
 nlohmann::json summary_json(const std::vector<CompareSummary>& summaries);

@@ -1,0 +1,50 @@
+# ctest tool_errors_name_the_cause: a bad command line is reported by its cause.
+# - An unknown option (not --kokkos-*) is an error naming it in every subcommand, also where the
+#   word after it would otherwise be taken for a FILE that does not exist (`--format csr`);
+# - a missing FILE that reads as a generator spec (`--gen even:4096 skewed:4096`) gets the hint
+#   to give one spec per --gen.
+# Inputs: -DTOOL=<pspmv> -DWORK=<folder>
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(mtx "${WORK}/tiny.mtx")
+file(WRITE "${mtx}" "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+
+foreach(sub info gen bench tune compare report)
+  execute_process(COMMAND "${TOOL}" ${sub} --no-such-option csr "${mtx}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "not expected:.*--no-such-option" OR err MATCHES "File does not exist")
+    message(FATAL_ERROR "pspmv ${sub} --no-such-option csr FILE: exit ${rc}, not an error naming the option:\n${err}")
+  endif()
+endforeach()
+# compare has no --format: the option is named, not its value as a file.
+execute_process(COMMAND "${TOOL}" compare --format csr "${mtx}" -o "${WORK}/never" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "not expected: --format" OR EXISTS "${WORK}/never")
+  message(FATAL_ERROR "pspmv compare --format csr FILE: exit ${rc}:\n${err}")
+endif()
+# Kokkos' own flags still go to Kokkos.
+execute_process(COMMAND "${TOOL}" info "${mtx}" --kokkos-threads=1 RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pspmv info FILE --kokkos-threads=1 exited ${rc}:\n${err}")
+endif()
+
+# Two specs after one --gen: the second is a FILE that does not exist, and the error says why.
+execute_process(COMMAND "${TOOL}" bench --gen even:4096 skewed:4096 RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "File does not exist: skewed:4096" OR
+   NOT err MATCHES "one spec per --gen: --gen SPEC --gen skewed:4096")
+  message(FATAL_ERROR "pspmv bench --gen even:4096 skewed:4096: exit ${rc}, no hint:\n${err}")
+endif()
+foreach(spec random:1000:8 stencil7:10 rmat:10 tile:a.mtx:4)
+  execute_process(COMMAND "${TOOL}" info --gen even:4096 ${spec} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT err MATCHES "one spec per --gen")
+    message(FATAL_ERROR "pspmv info --gen even:4096 ${spec}: no hint:\n${err}")
+  endif()
+endforeach()
+# A missing file that is no spec gets no hint.
+execute_process(COMMAND "${TOOL}" info "${WORK}/absent.mtx" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "File does not exist" OR err MATCHES "one spec per --gen")
+  message(FATAL_ERROR "pspmv info absent.mtx: exit ${rc}:\n${err}")
+endif()
