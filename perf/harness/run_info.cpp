@@ -17,7 +17,8 @@ std::string build_commit() { return PSPMV_BUILD_COMMIT; }
 
 std::string host_build() {
   return std::string("-march=") + (PSPMV_HOST_ARCH[0] ? PSPMV_HOST_ARCH : "(compiler default)") + " (" +
-         pspmv::host_isa + ", " + std::to_string(pspmv::host_simd_bytes) + "-byte SIMD)";
+         pspmv::host_isa + ", " + std::to_string(pspmv::host_simd_bytes) + "-byte SIMD, long CSR rows by " +
+         (pspmv::host_row_gathers ? "SIMD gathers" : "scalar partial sums") + ")";
 }
 
 std::string version_line() {

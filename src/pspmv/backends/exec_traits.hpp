@@ -42,6 +42,24 @@ inline constexpr const char* host_isa =
     "scalar";
 #endif
 
+/// Whether the host code's long CSR rows are summed with vector gathers of x (an OpenMP SIMD
+/// reduction) or with scalar partial sums. The compiler's tuning decides, as it does for its own
+/// loops: a build tuned for AMD Zen 1-4 (GCC's __tune_znver1__ to __tune_znver4__, which
+/// -march=native sets there) takes the partial sums, since their gathers cost more than the
+/// loads they replace; any other build takes the gathers. On a 2-core Zen virtual machine the
+/// gathers took 1.26-1.76x the plain loop's time on rows of 16-42 entries, the partial sums
+/// 0.95-1.11x; on the Xeon host the gathers took 0.51-0.90x on rows of 27-42 entries in its L3
+/// and the same time as the partial sums beyond it (docs/selection.md). -DPSPMV_HOST_GATHERS=0
+/// or 1 overrides the choice.
+inline constexpr bool host_row_gathers =
+#if defined(PSPMV_HOST_GATHERS)
+    PSPMV_HOST_GATHERS != 0;
+#elif defined(__tune_znver1__) || defined(__tune_znver2__) || defined(__tune_znver3__) || defined(__tune_znver4__)
+    false;
+#else
+    true;
+#endif
+
 /// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
 template <class ExecSpace, class Enable = void>
 struct ExecTraits {
@@ -112,10 +130,13 @@ struct ExecTraits {
   /// Entries a thread loads before it gathers x (detail::gather_dot): 1, which a host's CSR
   /// thread_per_row runs as detail::simd_dot; above 1, that many partial sums (detail::lanes_dot).
   static constexpr int gather_unroll = 1;
-  /// The shortest CSR row that detail::simd_dot sums as a SIMD reduction: two SIMD registers of
-  /// Value (16 doubles under AVX-512); a shorter row is the plain loop.
+  /// The shortest CSR row that detail::simd_dot sums in parallel partial sums: two SIMD registers
+  /// of Value (16 doubles under AVX-512); a shorter row is the plain loop.
   template <class Value>
   static constexpr int simd_row_min() { return 2 * simd_lanes<Value>(); }
+  /// How detail::simd_dot sums such a row: an OpenMP SIMD reduction with vector gathers of x,
+  /// or 4 scalar partial sums (host_row_gathers).
+  static constexpr bool row_gathers = host_row_gathers;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
   /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),

@@ -90,21 +90,24 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
 }
 
 /// sum over k in [begin, end) of values(k) * x(col_idx(k)) on a host thread. A row of at least
-/// MinSimd entries is one OpenMP SIMD reduction (`omp simd reduction`), which the compiler turns
-/// into SIMD partial sums with vector gathers of x where the instruction set has them (AVX2,
-/// AVX-512, SVE), added up at the row's end; a shorter row is the plain loop. A plain loop is
-/// one dependent chain of additions, which bounds a core on long rows whose data is in cache;
-/// on a short row the vector loop's set-up, masked tail and final reduction cost more than the
-/// chain. On the H200's 16-core Xeon host, in one interleaved run of forms of the row loop
-/// (perf/results/h200/host-csr-row-loops-interleaved.txt), the SIMD reduction over every row
-/// took 0.51-0.69x the plain loop's time on rows of 42 entries (a 212 MB matrix), 0.88-0.90x on
-/// a 27-point stencil, 0.96x on rows of 16 and 1.03x on random rows of 8 entries on average;
+/// MinSimd entries is summed in parallel partial sums, a shorter one by the plain loop. With
+/// Gathers, the partial sums are one OpenMP SIMD reduction (`omp simd reduction`), which the
+/// compiler turns into SIMD partial sums with vector gathers of x where the instruction set has
+/// them (AVX2, AVX-512, SVE), added up at the row's end; without, 4 scalar partial sums over the
+/// row's groups of 4 entries, the rest added to the first, the four added in order
+/// (ExecTraits::row_gathers says which: the CPUs whose gathers are slow take the scalar sums).
+/// A plain loop is one dependent chain of additions, which bounds a core on long rows whose data
+/// is in cache; on a short row the vector loop's set-up, masked tail and final reduction cost
+/// more than the chain. On the H200's 16-core Xeon host, in one interleaved run of forms of the
+/// row loop (perf/results/h200/host-csr-row-loops-interleaved.txt), the SIMD reduction over every
+/// row took 0.51-0.69x the plain loop's time on rows of 42 entries (a 212 MB matrix), 0.88-0.90x
+/// on a 27-point stencil, 0.96x on rows of 16 and 1.03x on random rows of 8 entries on average;
 /// in the 24-input host compare it made the shared matrices of 2-7 entries a row 1.3-3x slower
-/// than the run of the plain loop before it (perf/results/h200.md), hence MinSimd (ExecTraits::simd_row_min: two SIMD registers of Value). The order of the
-/// additions is fixed by the binary and the row's length: two multiplies of a plan give the
-/// same y. Outside OpenMP builds (and in a GPU's device code, which never calls it) every row
-/// is the plain loop.
-template <int MinSimd, class Value, class MValue, class Col>
+/// than the run of the plain loop before it (perf/results/h200.md), hence MinSimd
+/// (ExecTraits::simd_row_min: two SIMD registers of Value). The order of the additions is fixed
+/// by the binary and the row's length: two multiplies of a plan give the same y. Outside OpenMP
+/// builds (and in a GPU's device code, which never calls it) the Gathers form is the plain loop.
+template <int MinSimd, bool Gathers, class Value, class MValue, class Col>
 KOKKOS_INLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_idx, const Value* x,
                                        const std::int64_t begin, const std::int64_t end) {
   Value sum = 0;
@@ -112,11 +115,24 @@ KOKKOS_INLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_idx, 
     for (std::int64_t k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]];
     return sum;
   }
+  if constexpr (!Gathers) {
+    Value p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+    std::int64_t k = begin;
+    for (; k + 4 <= end; k += 4) {
+      p0 += values[k] * x[col_idx[k]];
+      p1 += values[k + 1] * x[col_idx[k + 1]];
+      p2 += values[k + 2] * x[col_idx[k + 2]];
+      p3 += values[k + 3] * x[col_idx[k + 3]];
+    }
+    for (; k < end; ++k) p0 += values[k] * x[col_idx[k]];
+    return ((p0 + p1) + p2) + p3;
+  } else {
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(+ : sum)
 #endif
-  for (std::int64_t k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]];
-  return sum;
+    for (std::int64_t k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]];
+    return sum;
+  }
 }
 
 /// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
@@ -188,7 +204,7 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
     } else if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
       // A host thread: a long row as one OpenMP SIMD reduction, a short one as the plain loop.
       constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
-      this->store(i, simd_dot<min_simd, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
+      this->store(i, simd_dot<min_simd, ExecTraits<ExecSpace>::row_gathers, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
                                                this->row_ptr(i), this->row_ptr(i + 1)));
     } else {
       this->store(i, gather_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
