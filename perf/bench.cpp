@@ -3,6 +3,7 @@
 // CSV records.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -38,6 +39,17 @@ std::vector<Enum> parsed(const std::vector<std::string>& words, std::vector<Enum
 }
 
 int run(BenchCmdOptions o, const RunInfo& info) {
+  if (o.bench.interleave_best) {
+    // --interleave pairs pspmv's fastest plan with each peer's fastest: refuse what has no pair.
+    const char* why = o.distributed.enabled ? "--distributed has no peers"
+                      : o.no_peers          ? "--no-peers leaves no peer"
+                      : o.bench.precisions == std::vector<std::string>{"f32-f64"}
+                          ? "--precision f32-f64 has no peer"
+                      : std::find(o.bench.vectors.begin(), o.bench.vectors.end(), 1) == o.bench.vectors.end()
+                          ? "--vectors without 1 has no single-vector pair"
+                          : nullptr;
+    if (why) throw pspmv::InvalidArgument(std::string("bench --interleave times pspmv beside a peer, but ") + why);
+  }
   if (o.distributed.enabled) {
     // DistributedPlan runs double: any other precision asked for is refused, not replaced.
     if (o.precision_given && o.bench.precisions != std::vector<std::string>{"f64"})

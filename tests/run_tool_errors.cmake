@@ -2,7 +2,9 @@
 # - An unknown option (not --kokkos-*) is an error naming it in every subcommand, also where the
 #   word after it would otherwise be taken for a FILE that does not exist (`--format csr`);
 # - a missing FILE that reads as a generator spec (`--gen even:4096 skewed:4096`) gets the hint
-#   to give one spec per --gen.
+#   to give one spec per --gen;
+# - bench --interleave with no peer to pair (--no-peers, --precision f32-f64, --vectors without 1)
+#   is refused, naming why.
 # Inputs: -DTOOL=<pspmv> -DWORK=<folder>
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -48,3 +50,12 @@ execute_process(COMMAND "${TOOL}" info "${WORK}/absent.mtx" RESULT_VARIABLE rc O
 if(NOT rc EQUAL 2 OR NOT err MATCHES "File does not exist" OR err MATCHES "one spec per --gen")
   message(FATAL_ERROR "pspmv info absent.mtx: exit ${rc}:\n${err}")
 endif()
+
+# --interleave with nothing to pair is refused, naming why (not a run with no pairs).
+foreach(args "--no-peers" "--precision;f32-f64" "--vectors;4")
+  execute_process(COMMAND "${TOOL}" bench --gen even:256 --interleave ${args} --reps 1 --warmups 0
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "bench --interleave times pspmv beside a peer, but")
+    message(FATAL_ERROR "pspmv bench --interleave ${args}: exit ${rc}, not refused:\n${err}")
+  endif()
+endforeach()

@@ -172,8 +172,11 @@ TEST(HostPeers, MklSetupCarriesNoLibraryStartUp) {
   ASSERT_EQ(first.size(), 2u);
   ASSERT_EQ(second.size(), 2u);
   ASSERT_TRUE(first[0].run) << first[0].note;
-  // The start-up is milliseconds; a setup of this matrix, tens of microseconds either time.
-  EXPECT_LT(first[0].setup_seconds, second[0].setup_seconds + 2e-3)
+  // The start-up is about 10 ms; a setup of this matrix, tens of microseconds either time. The
+  // margin (5 ms) leaves room for a busy machine's hiccup and still catches the start-up. Run
+  // in a process whose earlier tests called MKL (the test binary run by hand) it cannot fail:
+  // ctest runs each test in a process of its own.
+  EXPECT_LT(first[0].setup_seconds, second[0].setup_seconds + 5e-3)
       << "the first setup " << first[0].setup_seconds * 1e3 << " ms, the next " << second[0].setup_seconds * 1e3
       << " ms";
 }

@@ -112,6 +112,14 @@ void set_pair(Record& r, const std::string& with, const Timing& own, const Timin
   r.paired_other_min_s = other.min_s;
   r.paired_other_iqr_s = other.iqr_s;
   r.paired_other_cv = other.cv;
+  // The ratios read from the pair are only as good as its two sides' timings.
+  for (const auto& [side, t] : {std::pair<std::string, Timing>{r.variant, own}, std::pair<std::string, Timing>{with, other}})
+    if (t.min_s > 0 && t.median_s / t.min_s > noisy_median_over_min) {
+      if (!r.noise.empty()) r.noise += "; ";
+      r.noise += fmt::format("interleaved pair, {}: median/min {:.2f} > {}", side, t.median_s / t.min_s,
+                             noisy_median_over_min);
+      r.noisy = true;
+    }
 }
 
 Record skipped(Record base, const std::string& impl, const std::string& variant, const std::string& why) {

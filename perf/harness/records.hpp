@@ -68,7 +68,8 @@ struct Record {
 };
 
 /// Records in r the interleaved pair (time_pair) of r's variant (`own`) and `with` (`other`):
-/// both medians, minimums, interquartile ranges and coefficients of variation.
+/// both medians, minimums, interquartile ranges and coefficients of variation. A side whose
+/// median/min exceeds the noise limit marks r noisy, naming that side in r.noise.
 void set_pair(Record& r, const std::string& with, const Timing& own, const Timing& other);
 
 /// Marks r noisy, with its reason, when its median over its minimum exceeds

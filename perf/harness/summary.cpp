@@ -255,7 +255,7 @@ nlohmann::json summary_json(const std::vector<CompareSummary>& summaries) {
 
 std::string summary_csv(const std::vector<CompareSummary>& summaries) {
   std::string csv = "matrix,precision,space,rows,nnz,floor_gbs,label,impl,variant,median_s,gbs,ratio_to_floor,analyze_s,"
-                    "break_even_calls,best_over_this,auto_over_this,min_s,iqr_s,cv,noisy\n";
+                    "break_even_calls,time_over_pspmv_best,time_over_pspmv_auto,min_s,iqr_s,cv,noisy\n";
   for (const auto& m : summaries)
     for (const auto& e : m.entries) {
       const auto [sb, sa] = time_over_pspmv(m, e);

@@ -4,8 +4,10 @@
 /// the host threads copy chunk i + 1 of the caller's (pageable) arrays into one buffer while
 /// the device copies chunk i out of the other, ordered on the caller's execution-space
 /// instance; and the download of a device array into host memory the same way round
-/// (Stager::copy_back, which the analysis of a device-resident CSR uses for its row_ptr). A copy from pageable memory runs at a fraction of the link's speed (the driver
-/// stages it itself, one thread, synchronously); from pinned memory it runs at the link's.
+/// (Stager::copy_back, which the analysis of a device-resident CSR uses for its row_ptr, and
+/// its col_idx where the SELL order needs it). A copy from pageable memory runs at a fraction
+/// of the link's speed (the driver stages it itself, one thread, synchronously); from pinned
+/// memory it runs at the link's.
 /// Only Kokkos is called: the pinned space is the execution space's (StagingSpace), and
 /// spaces without one stage through plain host memory (correct, not faster).
 
