@@ -130,10 +130,13 @@ struct ExecTraits {
   /// Entries a thread loads before it gathers x (detail::gather_dot): 1, which a host's CSR
   /// thread_per_row runs as detail::simd_dot; above 1, that many partial sums (detail::lanes_dot).
   static constexpr int gather_unroll = 1;
-  /// The shortest CSR row that detail::simd_dot sums in parallel partial sums: two SIMD registers
-  /// of Value (16 doubles under AVX-512); a shorter row is the plain loop.
+  /// The shortest CSR row that detail::simd_dot sums in parallel partial sums; a shorter row is
+  /// the plain loop. With gathers, two SIMD registers of Value (16 doubles, 32 floats under
+  /// AVX-512); with the scalar partial sums, 8 entries of either type: on the 2-core EPYC the
+  /// 4 partial sums took 0.47-0.68x the plain loop's time on float rows of 8-27 entries and
+  /// 1.00-1.03x on double rows of 8-12 (docs/selection.md).
   template <class Value>
-  static constexpr int simd_row_min() { return 2 * simd_lanes<Value>(); }
+  static constexpr int simd_row_min() { return host_row_gathers ? 2 * simd_lanes<Value>() : 8; }
   /// How detail::simd_dot sums such a row: an OpenMP SIMD reduction with vector gathers of x,
   /// or 4 scalar partial sums (host_row_gathers).
   static constexpr bool row_gathers = host_row_gathers;

@@ -104,7 +104,7 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
 /// on a 27-point stencil, 0.96x on rows of 16 and 1.03x on random rows of 8 entries on average;
 /// in the 24-input host compare it made the shared matrices of 2-7 entries a row 1.3-3x slower
 /// than the run of the plain loop before it (perf/results/h200.md), hence MinSimd
-/// (ExecTraits::simd_row_min: two SIMD registers of Value). The order of the additions is fixed
+/// (ExecTraits::simd_row_min: with gathers two SIMD registers of Value, else 8 entries). The order of the additions is fixed
 /// by the binary and the row's length: two multiplies of a plan give the same y. Outside OpenMP
 /// builds (and in a GPU's device code, which never calls it) the Gathers form is the plain loop.
 template <int MinSimd, bool Gathers, class Value, class MValue, class Col>
