@@ -125,10 +125,10 @@ struct InitQueues {
 template <class Functor, class Counter>
 struct QueuedRows {
   /// The rows of one chunk, on the callee's own copy of the functor. On a host thread this is
-  /// a call per chunk, not inlined: inlined into the queue's loop (GCC 12), the CSR rows ran
-  /// 2.5x slower than the static launch on one thread of the 2-core EPYC (`pspmv bench --gen
-  /// even:524288 --space host --format csr --mapping thread_per_row`: 9.1 against 3.7 ms; 3.7 ms
-  /// as a call, and on two threads work_stealing 2.1 against 4.6 ms). A GPU thread inlines it.
+  /// a call per chunk, not inlined: inlined into the queue's loop (GCC 12), the CSR rows of
+  /// even:524288 under dynamic_chunks took 2.5x the static launch's time on one thread of the
+  /// 2-core EPYC, and 1.0x as a call; work_stealing on two threads 2.4x, and 1.0-1.1x as a call
+  /// (perf/results/cpu-2core.md, "Run-time schedules"). A GPU thread inlines it.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   KOKKOS_INLINE_FUNCTION
 #else
