@@ -468,6 +468,43 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
                                    where + " host order");
           }
         }
+  // The order and its shape computed in the space (what a plan of a matrix in device memory
+  // takes) are the host's: windows out of order (A) and in order (rows of descending length,
+  // the first ones long, which the rank kernel keeps as they are).
+  {
+    const auto D = random_rows<double, std::int32_t>(
+        9001, 4000, 3, [](std::int32_t i, std::mt19937&) { return (9001 - i) * 300 / 9001; },
+        [](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % 4000u); });
+    const auto dD = pspmv::copy_to<Mem>(D);
+    const auto check = [&](const auto& H, const auto& dH, const std::string& name) {
+      for (const int C : {4, 32})
+        for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{C} * 32})
+          for (const std::int64_t T : {0, 64})
+            for (const bool split : {false, true}) {
+              if (T == 0 && split) continue;
+              const std::string where = name + " C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
+                                        " long=" + std::to_string(T) + (split ? " split" : "");
+              SCOPED_TRACE(where);
+              const auto ho = pspmv::detail::sell_order(H.row_ptr.data(), H.nrows, sigma, T, split);
+              const auto hs = pspmv::detail::sell_shape_of(ho, H.row_ptr.data(), H.nrows, C);
+              const auto order = pspmv::sell_order_on(Exec(), dH, sigma, T, split);
+              const auto ds = pspmv::sell_shape_on(Exec(), order, dH, C);
+              EXPECT_TRUE(order.is(sigma, T, split));
+              EXPECT_EQ(hs.nslices, ds.nslices);
+              EXPECT_EQ(hs.stored, ds.stored);
+              EXPECT_EQ(hs.long_rows, ds.long_rows);
+              EXPECT_EQ(hs.pieces, ds.pieces);
+              EXPECT_EQ(hs.padding, ds.padding);
+              EXPECT_TRUE(same_view(ho.perm, order.perm, "perm"));
+              EXPECT_TRUE(same_view(ho.rows.len, order.len, "len"));
+              EXPECT_TRUE(same_view(ho.rows.long_rows, order.long_rows, "long_rows"));
+              expect_same_sell_views(pspmv::csr_to_sell(H, C, sigma, T, split),
+                                     pspmv::csr_to_sell_on(Exec(), dH, C, order), where + " from the order");
+            }
+    };
+    check(D, dD, "descending");
+    check(A, dA, "irregular");
+  }
   // Compressed columns: the host's and the space's compression of the same SELL agree bit for
   // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide).
   {

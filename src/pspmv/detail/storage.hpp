@@ -94,7 +94,8 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
                                                 const PlanChoice* shared_choice = nullptr, bool copy_matrix = true,
                                                 const CsrMatrix<Value, Offset, std::int32_t, typename ExecSpace::memory_space>*
                                                     resident = nullptr,
-                                                StagedFingerprint* fingerprint = nullptr) {
+                                                StagedFingerprint* fingerprint = nullptr,
+                                                const SellOrderOn<typename ExecSpace::memory_space>* device_order = nullptr) {
   using memory_space = typename ExecSpace::memory_space;
   using clock = std::chrono::steady_clock;
   const auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
@@ -142,16 +143,22 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
   };
   constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
   if (device && choice.format == Format::sell) {
-    // A GPU: the CSR copied to the device once, SELL built there from that copy (the sorted
-    // order choose() computed on the host is copied instead of sorting again).
+    // A GPU: the CSR copied to the device once, SELL built there from that copy, in the order
+    // computed there for the choice (`device_order`, a matrix already in device memory) or in
+    // the order choose() computed on the host (copied instead of sorting again).
     const bool split = p.long_split && p.long_row_threshold > 0;
     auto t0 = clock::now();
     const auto dA = resident ? *resident : upload(space, A, fingerprint);
     ph.copy = seconds(t0);
     t0 = clock::now();
     const bool known = order && order->is(p.sigma, p.long_row_threshold, split);
-    st.sell = csr_to_sell_on(space, dA, p.slice_height, p.sigma, p.long_row_threshold, split,
-                             known ? &order->perm : nullptr);
+    if (resident && device_order && device_order->is(p.sigma, p.long_row_threshold, split)) {
+      check_sell_parameters(p.slice_height, p.sigma);
+      st.sell = csr_to_sell_on(space, dA, p.slice_height, *device_order);
+    } else {
+      st.sell = csr_to_sell_on(space, dA, p.slice_height, p.sigma, p.long_row_threshold, split,
+                               known ? &order->perm : nullptr);
+    }
     if (p.compressed) compress_columns(space, st.sell);
     while ((1 << st.log2_c) < p.slice_height) ++st.log2_c;
     ph.conversion = seconds(t0);

@@ -25,27 +25,45 @@ namespace pspmv {
 constexpr std::int64_t sell_team_sort_max_sigma = 4096;
 
 
-/// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
-/// `space`, with the arguments of csr_to_sell(). `host_perm`, when given, is the sorted order
-/// of these parameters computed on the host (detail::SellOrder::perm, as choose() leaves it):
-/// it is copied instead of sorting again. Returns when the conversion is done.
+/// The sorted order of SELL-C-sigma's positions (SellRows and the permutation of
+/// detail::sell_order), computed in the memory of an execution space from a CSR there, so that a
+/// plan of a matrix already in device memory needs no host pass for its shape or its order.
+template <class Mem>
+struct SellOrderOn {
+  Kokkos::View<std::int32_t*, Mem> len;          ///< npos: entries of each position (-1: a long row)
+  Kokkos::View<std::int32_t*, Mem> long_rows;    ///< the long rows, increasing
+  Kokkos::View<std::int64_t*, Mem> piece_begin;  ///< npieces: first entry of each piece in the CSR arrays
+  Kokkos::View<std::int64_t*, Mem> piece_ptr;    ///< split: nlong + 1 offsets into the pieces
+  Kokkos::View<std::int32_t*, Mem> perm;         ///< npos: position held at sorted place p
+  std::int64_t nrows = 0, nlong = 0, npieces = 0;
+  std::int64_t sigma = 0, long_row_threshold = 0;
+  bool split = false;  ///< long rows split into pieces (only with a threshold > 0)
+  std::int64_t npos() const { return nrows + npieces; }
+  /// Whether this order is the one of these parameters (split as the plan states it).
+  bool is(std::int64_t sigma_, std::int64_t threshold, bool split_) const {
+    return sigma > 0 && sigma == sigma_ && long_row_threshold == threshold && split == (split_ && threshold > 0);
+  }
+};
+
+/// The positions of A (validated CSR in ExecSpace's memory) and their order, computed there:
+/// scans place the long rows and their pieces, and a team per sigma window ranks its positions
+/// by length (a stable order: rank = longer positions + equal ones before), or keeps a window
+/// already in order as it is. `host_perm`, when given, is that order computed on the host: it is
+/// copied instead. Equal to detail::sell_order's, bit for bit.
 /// @throws InvalidArgument as csr_to_sell().
 template <class ExecSpace, class Value, class Offset, class Mem>
-SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
-                                      int slice_height, std::int64_t sigma, std::int64_t long_row_threshold,
-                                      bool split,
-                                      const Kokkos::View<std::int32_t*, Kokkos::HostSpace>* host_perm = nullptr) {
+SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                               std::int64_t sigma, std::int64_t long_row_threshold, bool split,
+                               const Kokkos::View<std::int32_t*, Kokkos::HostSpace>* host_perm = nullptr) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using I32 = Kokkos::View<std::int32_t*, Mem>;
   using I64 = Kokkos::View<std::int64_t*, Mem>;
   const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
-  check_sell_parameters(slice_height, sigma);
-  const std::int64_t T = long_row_threshold, C = slice_height;
+  if (sigma < 1) throw InvalidArgument("SELL sorting window sigma must be >= 1, got " + std::to_string(sigma));
+  const std::int64_t T = long_row_threshold;
   split = split && T > 0;
   const std::int64_t n = A.nrows;
   const auto rp = A.row_ptr;
-  const auto ci = A.col_idx;
-  const auto va = A.values;
 
   // Positions: how many long rows and pieces come before each row (exclusive scans).
   I64 long_before(uninit("pspmv::sell_long_before"), n + 1), piece_before(uninit("pspmv::sell_piece_before"), n + 1);
@@ -81,16 +99,21 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
                           " entries, beyond a slice's 32-bit row length; set sell_long_row (rows beyond it "
                           "leave the slices)");
   }
-  const std::int64_t nlong = n > 0 ? detail::read_back(space, long_before, n) : 0;
-  const std::int64_t npieces = n > 0 ? detail::read_back(space, piece_before, n) : 0;
-  if (n + npieces > INT32_MAX)
-    throw InvalidArgument("SELL: " + std::to_string(n) + " rows plus " + std::to_string(npieces) +
+  SellOrderOn<Mem> o;
+  o.nrows = n;
+  o.sigma = sigma;
+  o.long_row_threshold = T;
+  o.split = split;
+  o.nlong = n > 0 ? detail::read_back(space, long_before, n) : 0;
+  o.npieces = n > 0 ? detail::read_back(space, piece_before, n) : 0;
+  if (n + o.npieces > INT32_MAX)
+    throw InvalidArgument("SELL: " + std::to_string(n) + " rows plus " + std::to_string(o.npieces) +
                           " pieces of split long rows exceed 2^31 - 1 positions; raise sell_long_row or "
                           "set sell_long_split = false");
-  const std::int64_t npos = n + npieces, nslices = (npos + C - 1) / C;
-  I32 len(uninit("pspmv::sell_rows_len"), npos), long_rows(uninit("pspmv::sell_long_rows"), nlong);
-  I64 piece_begin(uninit("pspmv::sell_piece_begin"), npieces);
-  I64 piece_ptr = split ? I64("pspmv::sell_piece_ptr", nlong + 1) : I64();  // zero: piece_ptr(0)
+  const std::int64_t npos = o.npos(), nlong = o.nlong;
+  const I32 len(uninit("pspmv::sell_rows_len"), npos), long_rows(uninit("pspmv::sell_long_rows"), nlong);
+  const I64 piece_begin(uninit("pspmv::sell_piece_begin"), o.npieces);
+  const I64 piece_ptr = split ? I64("pspmv::sell_piece_ptr", nlong + 1) : I64();  // zero: piece_ptr(0)
   Kokkos::parallel_for(
       "pspmv::sell_build_rows", Range(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t l = static_cast<std::int64_t>(rp(i + 1) - rp(i));
@@ -109,14 +132,18 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
         }
         piece_ptr(li + 1) = q;
       });
+  o.len = len;
+  o.long_rows = long_rows;
+  o.piece_begin = piece_begin;
+  o.piece_ptr = piece_ptr;
 
-  // The order: positions sorted by descending length within windows of sigma, stably.
-  I64 key(uninit("pspmv::sell_key"), npos);
-  Kokkos::parallel_for(
-      "pspmv::sell_build_keys", Range(space, 0, npos), KOKKOS_LAMBDA(const std::int64_t v) {
-        key(v) = len(v) >= 0 ? static_cast<std::int64_t>(len(v)) : static_cast<std::int64_t>(rp(v + 1) - rp(v));
-      });
-  I32 perm(uninit("pspmv::sell_perm"), npos);
+  // The order: positions sorted by descending length within windows of sigma, stably; a long
+  // row sorts by its full length.
+  const auto key_of = KOKKOS_LAMBDA(const std::int64_t v)->std::int64_t {
+    return len(v) >= 0 ? static_cast<std::int64_t>(len(v)) : static_cast<std::int64_t>(rp(v + 1) - rp(v));
+  };
+  const I32 perm(uninit("pspmv::sell_perm"), npos);
+  o.perm = perm;
   if (host_perm && static_cast<std::int64_t>(host_perm->extent(0)) == npos) {
     Kokkos::deep_copy(space, perm, *host_perm);
   } else if (sigma <= 1 || npos <= 1) {
@@ -134,8 +161,19 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
           const std::int64_t w0 = static_cast<std::int64_t>(team.league_rank()) * sigma;
           const std::int64_t m = npos - w0 < sigma ? npos - w0 : sigma;
           Scratch k(team.team_scratch(0), m);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) { k(i) = key(w0 + i); });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) { k(i) = key_of(w0 + i); });
           team.team_barrier();
+          // A window already in descending order (equal lengths: stencils, banded and FEM
+          // matrices) is its own stable sort: one comparison per position instead of sigma.
+          std::int64_t rises = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, std::int64_t{1}, m),
+              [&](const std::int64_t i, std::int64_t& r) { r += k(i - 1) < k(i) ? 1 : 0; }, rises);
+          if (rises == 0) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
+                                 [&](const std::int64_t i) { perm(w0 + i) = static_cast<std::int32_t>(w0 + i); });
+            return;
+          }
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) {
             const std::int64_t ki = k(i);
             std::int64_t rank = 0;
@@ -144,6 +182,9 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
           });
         });
   } else {  // wide windows: sorted on the host, a window per thread
+    const I64 key(uninit("pspmv::sell_key"), npos);
+    Kokkos::parallel_for(
+        "pspmv::sell_build_keys", Range(space, 0, npos), KOKKOS_LAMBDA(const std::int64_t v) { key(v) = key_of(v); });
     const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), key);
     auto hp = Kokkos::create_mirror_view(perm);
     std::int32_t* pp = hp.data();
@@ -153,18 +194,80 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
       std::stable_sort(pp + w, pp + e, [&](std::int32_t a, std::int32_t b) { return kk[a] > kk[b]; });
     });
     Kokkos::deep_copy(space, perm, hp);
-    space.fence();
   }
+  space.fence();
+  return o;
+}
+
+/// SellShape of an order at slice height C, computed where the order is (as
+/// detail::sell_shape_of on the host).
+template <class ExecSpace, class Value, class Offset, class Mem>
+SellShape sell_shape_on(const ExecSpace& space, const SellOrderOn<Mem>& o,
+                        const CsrMatrix<Value, Offset, std::int32_t, Mem>& A, int slice_height) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t npos = o.npos(), C = slice_height;
+  SellShape s;
+  s.nslices = (npos + C - 1) / C;
+  s.long_rows = o.nlong;
+  s.pieces = o.npieces;
+  const auto len = o.len;
+  const auto perm = o.perm;
+  std::int64_t stored = 0, long_stored = 0;
+  Kokkos::parallel_reduce(
+      "pspmv::sell_shape", Range(space, 0, s.nslices),
+      KOKKOS_LAMBDA(const std::int64_t sl, std::int64_t& sum) {
+        std::int32_t w = 0;
+        for (std::int64_t p = sl * C; p < (sl + 1) * C && p < npos; ++p) w = len(perm(p)) > w ? len(perm(p)) : w;
+        sum += C * w;
+      },
+      stored);
+  if (!o.split && o.nlong > 0) {
+    const auto rp = A.row_ptr;
+    const auto lr = o.long_rows;
+    Kokkos::parallel_reduce(
+        "pspmv::sell_shape_long", Range(space, 0, o.nlong),
+        KOKKOS_LAMBDA(const std::int64_t l, std::int64_t& sum) {
+          sum += static_cast<std::int64_t>(rp(lr(l) + 1) - rp(lr(l)));
+        },
+        long_stored);
+  }
+  space.fence();
+  s.stored = stored + long_stored;
+  const auto nnz = static_cast<std::int64_t>(A.nnz());
+  s.padding = nnz > 0 ? static_cast<double>(s.stored) / static_cast<double>(nnz) : 1.0;
+  return s;
+}
+
+/// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
+/// `space`, in the order `o` computed there by sell_order_on() for A: a scan gives the slice
+/// offsets and one pass per position scatters its entries and its padding. Returns when the
+/// conversion is done. The result is csr_to_sell()'s, bit for bit.
+/// @throws InvalidArgument for a slice height C other than 4, 8, 16, 32 or 64.
+template <class ExecSpace, class Value, class Offset, class Mem>
+SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                                      int slice_height, const SellOrderOn<Mem>& o) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using I32 = Kokkos::View<std::int32_t*, Mem>;
+  using I64 = Kokkos::View<std::int64_t*, Mem>;
+  const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+  check_sell_parameters(slice_height, o.sigma);
+  const std::int64_t C = slice_height, n = A.nrows, npos = o.npos(), nslices = (npos + C - 1) / C, nlong = o.nlong;
+  const bool split = o.split;
+  const auto rp = A.row_ptr;
+  const auto ci = A.col_idx;
+  const auto va = A.values;
+  const I32 len = o.len, long_rows = o.long_rows, perm = o.perm;
+  const I64 piece_begin = o.piece_begin;
 
   SellMatrix<Value, Mem> S;
   S.nrows = A.nrows;
   S.ncols = A.ncols;
   S.npos = static_cast<std::int32_t>(npos);
   S.slice_height = slice_height;
-  S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(sigma, std::max<std::int64_t>(1, npos)));
+  S.sigma = static_cast<std::int32_t>(std::min<std::int64_t>(o.sigma, std::max<std::int64_t>(1, npos)));
   S.nnz = static_cast<std::int64_t>(A.nnz());
   S.long_split = split;
-  S.long_row_threshold = long_row_threshold;
+  S.long_row_threshold = o.long_row_threshold;
   S.perm = perm;
   S.long_rows = long_rows;
   S.row_len = I32(uninit("pspmv::sell_row_len"), npos);
@@ -213,7 +316,7 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
       });
 
   if (split) {
-    S.piece_ptr = piece_ptr;
+    S.piece_ptr = o.piece_ptr;
   } else {  // the long rows' own CSR, and each one's sorted position
     S.long_row_ptr = I64(uninit("pspmv::sell_long_row_ptr"), nlong + 1);
     S.long_pos = I32(uninit("pspmv::sell_long_pos"), nlong);
@@ -256,6 +359,19 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   }
   space.fence();
   return S;
+}
+
+/// csr_to_sell_on() with the order computed first (sell_order_on(); `host_perm`, when given,
+/// is the order of these parameters computed on the host, detail::SellOrder::perm, copied
+/// instead of sorting again), with the arguments of csr_to_sell().
+/// @throws InvalidArgument as csr_to_sell().
+template <class ExecSpace, class Value, class Offset, class Mem>
+SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                                      int slice_height, std::int64_t sigma, std::int64_t long_row_threshold,
+                                      bool split,
+                                      const Kokkos::View<std::int32_t*, Kokkos::HostSpace>* host_perm = nullptr) {
+  check_sell_parameters(slice_height, sigma);
+  return csr_to_sell_on(space, A, slice_height, sell_order_on(space, A, sigma, long_row_threshold, split, host_perm));
 }
 
 }  // namespace pspmv
