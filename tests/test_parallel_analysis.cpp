@@ -469,8 +469,9 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
           }
         }
   // The order and its shape computed in the space (what a plan of a matrix in device memory
-  // takes) are the host's: windows out of order (A) and in order (rows of descending length,
-  // the first ones long, which the rank kernel keeps as they are).
+  // takes) are the host's: windows in order (rows of descending length, the first ones long:
+  // kept as they are), out of order with lengths within sell_team_count_max of each other
+  // (A: sorted by counting) and further apart (rows of 1,500 among short ones: ranked).
   {
     const auto D = random_rows<double, std::int32_t>(
         9001, 4000, 3, [](std::int32_t i, std::mt19937&) { return (9001 - i) * 300 / 9001; },
@@ -502,8 +503,13 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
                                      pspmv::csr_to_sell_on(Exec(), dH, C, order), where + " from the order");
             }
     };
+    const auto F = random_rows<double, std::int32_t>(
+        7003, 5000, 4, [](std::int32_t i, std::mt19937&) { return i % 50 == 7 ? 1500 : i % 5; },
+        [](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % 5000u); });
+    const auto dF = pspmv::copy_to<Mem>(F);
     check(D, dD, "descending");
     check(A, dA, "irregular");
+    check(F, dF, "far apart");
   }
   // Compressed columns: the host's and the space's compression of the same SELL agree bit for
   // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide).

@@ -277,6 +277,8 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
       expect_same_plan(from_host, resident, name);
       EXPECT_EQ(product(from_host), product(resident)) << name;
       EXPECT_EQ(resident.analysis().device_input, !host_plan);
+      // On a GPU a SELL plan's order and shape were computed there (the host sorted nothing).
+      EXPECT_EQ(resident.analysis().device_order, !host_plan && resident.format() == pspmv::Format::sell) << name;
       if (resident.format() == pspmv::Format::csr) {
         EXPECT_TRUE(resident.analysis().shares_input) << name;
         EXPECT_EQ(static_cast<const void*>(resident.matrix().values.data()), static_cast<const void*>(dA.values.data()));

@@ -68,6 +68,9 @@ struct AnalysisPhases {
   bool shares_storage = false;  ///< the stored matrix is like's (same format, C, sigma, long rows)
   bool shares_input = false;    ///< a CSR plan holding the caller's arrays, not a copy (copy is then 0)
   bool device_input = false;    ///< analyzed from a CSR already in the space's memory (no upload)
+  /// a SELL plan of a CSR in a GPU's memory whose order and shape were computed there
+  /// (sell_order_on, sell_shape_on): the host sorted no rows and copied no order
+  bool device_order = false;
   /// The phases by name, in order (total last).
   std::vector<std::pair<const char*, double>> named() const {
     return {{"validation", validation}, {"statistics", statistics}, {"choice", choice},

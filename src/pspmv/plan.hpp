@@ -476,22 +476,24 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;
-  // A GPU that prefers SELL: the order of the SELL parameters choose() will take, and its
-  // shape, computed in device memory (choose() takes the shape as known; the conversion the
-  // order). The host would otherwise sort the read-back row lengths and copy the order back.
+  // A GPU: wherever choose() will need a SELL shape (detail::needs_sell_shape), the order of
+  // the SELL parameters it will take, and that shape, computed in device memory: choose()
+  // takes the shape as known, the conversion the order. The host would otherwise sort the
+  // read-back row lengths and copy the order to the device.
   std::optional<SellOrderOn<memory_space>> device_order;
   detail::KnownSell known;
   if constexpr (!host_memory) {
     using Traits = ExecTraits<ExecSpace>;
-    if (Traits::prefer_sell && (!o.format || *o.format == Format::sell) && !o.deterministic &&
-        !small_matrix_warp_per_row<Traits>(facts_.stats, space.concurrency())) {
-      known.params = detail::sell_params<Traits, Value>(o, A.nrows);
+    const AnalyzeOptions d = detail::deterministic_options(o);
+    if (detail::needs_sell_shape<Traits>(d, facts_.stats, space.concurrency())) {
+      known.params = detail::sell_params<Traits, Value>(d, A.nrows);
       check_sell_parameters(known.params.C, known.params.sigma);
       device_order = sell_order_on(space, A, known.params.sigma, known.params.long_threshold, known.params.long_split);
       known.shape = sell_shape_on(space, *device_order, A, known.params.C);
     }
   }
   choice_ = choose<ExecSpace, MatrixValue, Offset, Value>(space, h, facts_, o, &order, device_order ? &known : nullptr);
+  if (choice_.format != Format::sell) device_order.reset();
   ph.choice = seconds(t);
   storage_ = detail::build_storage<ExecSpace, MatrixValue, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr,
                                                                    o.copy_matrix, &A, nullptr,

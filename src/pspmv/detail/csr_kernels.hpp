@@ -197,8 +197,9 @@ template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<Ex
           bool BetaZero = false, class MValue = Value>
 struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
   /// Inlined by force into the launch's loop (with simd_dot): GCC 12 otherwise called it once
-  /// per row from the library's instantiations, which made the serial plan of a matrix of a
-  /// few hundred rows 1.5-2x slower than the plain loop on the 2-core EPYC.
+  /// per row from the library's instantiations. On the H200 machine's Xeon host the serial
+  /// plan of 494_bus took 1.6-1.8x the plain loop's time with the call and 1.3-1.4x without
+  /// (perf/results/h200/host-row-call-interleaved.txt).
   KOKKOS_FORCEINLINE_FUNCTION void row(const std::int32_t i) const {
     if constexpr (!ExecTraits<ExecSpace>::is_gpu && Unroll > 1) {
       // A host thread: Unroll partial sums (lanes_dot), SIMD lanes where the compiler can.

@@ -155,6 +155,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     if (resident && device_order && device_order->is(p.sigma, p.long_row_threshold, split)) {
       check_sell_parameters(p.slice_height, p.sigma);
       st.sell = csr_to_sell_on(space, dA, p.slice_height, *device_order);
+      ph.device_order = true;
     } else {
       st.sell = csr_to_sell_on(space, dA, p.slice_height, p.sigma, p.long_row_threshold, split,
                                known ? &order->perm : nullptr);
@@ -216,6 +217,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     phases->partition = ph.partition;
     phases->copy = ph.copy;
     phases->shares_input = ph.shares_input;
+    phases->device_order = ph.device_order;
   }
   return st;
 }

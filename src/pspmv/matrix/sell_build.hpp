@@ -3,9 +3,9 @@
 /// CSR -> SELL-C-sigma in the memory of an execution space, from a CSR matrix already there
 /// (on a GPU: from the device copy of the matrix, copied once), written once as Kokkos
 /// parallel patterns: scans place the long rows and their pieces, a team per sigma window
-/// ranks its positions by length (a stable order: rank = longer positions + equal ones
-/// before), a scan gives the slice offsets and one pass per position scatters its entries
-/// and its padding. The result is csr_to_sell()'s, bit for bit (tests/test_parallel_analysis.cpp).
+/// sorts its positions by length (stably; sell_order_on), a scan gives the slice offsets and
+/// one pass per position scatters its entries and its padding. The result is csr_to_sell()'s,
+/// bit for bit (tests/test_parallel_analysis.cpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -20,9 +20,12 @@
 
 namespace pspmv {
 
-/// The widest sorting window that csr_to_sell_on() ranks in a team's scratch memory (8 bytes
-/// per row; the rank costs sigma comparisons per row); wider windows are sorted on the host.
+/// The widest sorting window that sell_order_on() sorts in a team's scratch memory (8 bytes
+/// per row; a rank costs sigma comparisons per row); wider windows are sorted on the host.
 constexpr std::int64_t sell_team_sort_max_sigma = 4096;
+/// The widest span of lengths (longest - shortest + 1) a team's window is sorted by counting in:
+/// two counts per length in scratch memory; windows of lengths further apart are ranked.
+constexpr std::int64_t sell_team_count_max = 1024;
 
 
 /// The sorted order of SELL-C-sigma's positions (SellRows and the permutation of
@@ -46,9 +49,10 @@ struct SellOrderOn {
 };
 
 /// The positions of A (validated CSR in ExecSpace's memory) and their order, computed there:
-/// scans place the long rows and their pieces, and a team per sigma window ranks its positions
-/// by length (a stable order: rank = longer positions + equal ones before), or keeps a window
-/// already in order as it is. `host_perm`, when given, is that order computed on the host: it is
+/// scans place the long rows and their pieces, and a team per sigma window sorts its positions
+/// by length, stably: a window already in order is kept as it is, one whose lengths lie within
+/// sell_team_count_max of each other is sorted by counting, others are ranked (rank = longer
+/// positions + equal ones before). `host_perm`, when given, is that order computed on the host: it is
 /// copied instead. Equal to detail::sell_order's, bit for bit.
 /// @throws InvalidArgument as csr_to_sell().
 template <class ExecSpace, class Value, class Offset, class Mem>
@@ -153,19 +157,22 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
   } else if (sigma <= sell_team_sort_max_sigma) {
     using Team = Kokkos::TeamPolicy<ExecSpace>;
     using Scratch = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    using Counts = Kokkos::View<std::int32_t*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    constexpr std::int64_t H = sell_team_count_max;
     const std::int64_t nwin = (npos + sigma - 1) / sigma;
+    const std::size_t scratch = Scratch::shmem_size(sigma) + 2 * Counts::shmem_size(H);
     Kokkos::parallel_for(
-        "pspmv::sell_build_rank",
-        Team(space, static_cast<int>(nwin), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(sigma))),
+        "pspmv::sell_build_rank", Team(space, static_cast<int>(nwin), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(scratch)),
         KOKKOS_LAMBDA(const typename Team::member_type& team) {
           const std::int64_t w0 = static_cast<std::int64_t>(team.league_rank()) * sigma;
           const std::int64_t m = npos - w0 < sigma ? npos - w0 : sigma;
           Scratch k(team.team_scratch(0), m);
+          Counts start(team.team_scratch(0), H), seen(team.team_scratch(0), H);
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) { k(i) = key_of(w0 + i); });
           team.team_barrier();
           // A window already in descending order (equal lengths: stencils, banded and FEM
-          // matrices) is its own stable sort: one comparison per position instead of sigma.
-          std::int64_t rises = 0;
+          // matrices) is its own stable sort: one comparison per position.
+          std::int64_t rises = 0, lo = 0, hi = 0;
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, std::int64_t{1}, m),
               [&](const std::int64_t i, std::int64_t& r) { r += k(i - 1) < k(i) ? 1 : 0; }, rises);
@@ -174,6 +181,52 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
                                  [&](const std::int64_t i) { perm(w0 + i) = static_cast<std::int32_t>(w0 + i); });
             return;
           }
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i, std::int64_t& l) { l = k(i) < l ? k(i) : l; },
+              Kokkos::Min<std::int64_t>(lo));
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i, std::int64_t& h) { h = k(i) > h ? k(i) : h; },
+              Kokkos::Max<std::int64_t>(hi));
+          if (hi - lo < H) {
+            // Lengths within H of each other: counted. Bucket hi - length (the longest first)
+            // starts after the longer ones; a position's place in its bucket counts the
+            // positions of its length before it: those of earlier chunks of the team's width
+            // (seen) and those before it in its chunk.
+            const std::int64_t span = hi - lo + 1;
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, span), [&](const std::int64_t b) {
+              start(b) = 0;
+              seen(b) = 0;
+            });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
+                                 [&](const std::int64_t i) { Kokkos::atomic_add(&start(hi - k(i)), std::int32_t{1}); });
+            team.team_barrier();
+            Kokkos::single(Kokkos::PerTeam(team), [&]() {
+              std::int32_t acc = 0;
+              for (std::int64_t b = 0; b < span; ++b) {
+                const std::int32_t c = start(b);
+                start(b) = acc;
+                acc += c;
+              }
+            });
+            team.team_barrier();
+            const std::int64_t width = team.team_size();
+            for (std::int64_t c0 = 0; c0 < m; c0 += width) {
+              const std::int64_t ce = c0 + width < m ? c0 + width : m;
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce), [&](const std::int64_t i) {
+                const std::int64_t ki = k(i);
+                std::int64_t before = 0;
+                for (std::int64_t j = c0; j < i; ++j) before += k(j) == ki ? 1 : 0;
+                perm(w0 + start(hi - ki) + seen(hi - ki) + before) = static_cast<std::int32_t>(w0 + i);
+              });
+              team.team_barrier();
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce),
+                                   [&](const std::int64_t i) { Kokkos::atomic_add(&seen(hi - k(i)), std::int32_t{1}); });
+              team.team_barrier();
+            }
+            return;
+          }
+          // Lengths far apart: rank = longer positions + equal ones before.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) {
             const std::int64_t ki = k(i);
             std::int64_t rank = 0;
@@ -199,12 +252,26 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
   return o;
 }
 
+/// @throws InvalidArgument unless `o` is an order computed by sell_order_on() for a matrix of
+/// A's rows (its sizes, not its contents, are checked).
+template <class Mem, class Csr>
+void check_order_of(const SellOrderOn<Mem>& o, const Csr& A) {
+  if (o.nrows != A.nrows || static_cast<std::int64_t>(o.perm.extent(0)) != o.npos() ||
+      static_cast<std::int64_t>(o.len.extent(0)) != o.npos())
+    throw InvalidArgument("SELL order: made for " + std::to_string(o.nrows) + " rows and " +
+                          std::to_string(o.perm.extent(0)) + " positions, the matrix has " +
+                          std::to_string(A.nrows) + " rows (compute it with sell_order_on for this matrix)");
+}
+
 /// SellShape of an order at slice height C, computed where the order is (as
 /// detail::sell_shape_of on the host).
+/// @throws InvalidArgument as check_sell_parameters() and check_order_of().
 template <class ExecSpace, class Value, class Offset, class Mem>
 SellShape sell_shape_on(const ExecSpace& space, const SellOrderOn<Mem>& o,
                         const CsrMatrix<Value, Offset, std::int32_t, Mem>& A, int slice_height) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  check_sell_parameters(slice_height, o.sigma);
+  check_order_of(o, A);
   const std::int64_t npos = o.npos(), C = slice_height;
   SellShape s;
   s.nslices = (npos + C - 1) / C;
@@ -251,6 +318,7 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   using I64 = Kokkos::View<std::int64_t*, Mem>;
   const auto uninit = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
   check_sell_parameters(slice_height, o.sigma);
+  check_order_of(o, A);
   const std::int64_t C = slice_height, n = A.nrows, npos = o.npos(), nslices = (npos + C - 1) / C, nlong = o.nlong;
   const bool split = o.split;
   const auto rp = A.row_ptr;

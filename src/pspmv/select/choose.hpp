@@ -103,6 +103,29 @@ SellParams sell_params(const AnalyzeOptions& o, std::int32_t nrows) {
   return p;
 }
 
+/// The options a deterministic plan is chosen with (AnalyzeOptions::deterministic: a row per
+/// thread, long rows kept in the slices); other options as they are.
+inline AnalyzeOptions deterministic_options(const AnalyzeOptions& o) {
+  if (!o.deterministic) return o;
+  AnalyzeOptions d = o;
+  d.deterministic = false;
+  d.mapping = Mapping::thread_per_row;
+  d.sell_long_row = -1;
+  d.sell_long_split.reset();
+  return d;
+}
+
+/// Whether choose_format() computes a SELL shape on a space that prefers SELL (the GPU): a
+/// forced SELL format, keep_permuted or compress, or no forced format and not the small-matrix
+/// rule. False where the space does not prefer SELL (a host decides by other statistics first).
+template <class Traits>
+bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t concurrency) {
+  if (!Traits::prefer_sell) return false;
+  if (o.format) return *o.format == Format::sell;
+  if (o.keep_permuted || o.compress.value_or(false)) return true;
+  return o.mapping || !small_matrix_warp_per_row<Traits>(s, concurrency);
+}
+
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
 /// scattered-columns rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
@@ -399,12 +422,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             std::to_string(o.sell_long_row));
     if (o.sell_long_split.value_or(false))
       throw InvalidArgument("AnalyzeOptions: deterministic keeps long rows in the slices; got sell_long_split = true");
-    AnalyzeOptions d = o;
-    d.deterministic = false;
-    d.mapping = Mapping::thread_per_row;
-    d.sell_long_row = -1;
-    d.sell_long_split.reset();
-    PlanChoice c = choose<ExecSpace, Value, Offset, Vector>(space, A, f, d, order, known);
+    PlanChoice c = choose<ExecSpace, Value, Offset, Vector>(space, A, f, detail::deterministic_options(o), order, known);
     c.reason.add(Decision::mapping, "deterministic: thread_per_row, long rows kept in the slices (each row summed "
                                     "by one thread, in an order fixed by the build and the row's length)");
     return c;
