@@ -471,7 +471,9 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
   // The order and its shape computed in the space (what a plan of a matrix in device memory
   // takes) are the host's: windows in order (rows of descending length, the first ones long:
   // kept as they are), out of order with lengths within sell_team_count_max of each other
-  // (A: sorted by counting) and further apart (rows of 1,500 among short ones: ranked).
+  // (A: sorted by counting) and further apart (rows of 1,500 among short ones: ranked), at the
+  // counting's bound (lengths 0 and 1,023: counted; 0 and 1,024: ranked) and in windows of
+  // 4,096 rows (ranked: beyond sell_team_count_max_sigma).
   {
     const auto D = random_rows<double, std::int32_t>(
         9001, 4000, 3, [](std::int32_t i, std::mt19937&) { return (9001 - i) * 300 / 9001; },
@@ -479,7 +481,7 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     const auto dD = pspmv::copy_to<Mem>(D);
     const auto check = [&](const auto& H, const auto& dH, const std::string& name) {
       for (const int C : {4, 32})
-        for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{C} * 32})
+        for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{C} * 32, std::int64_t{4096}})
           for (const std::int64_t T : {0, 64})
             for (const bool split : {false, true}) {
               if (T == 0 && split) continue;
@@ -510,6 +512,12 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     check(D, dD, "descending");
     check(A, dA, "irregular");
     check(F, dF, "far apart");
+    for (const std::int32_t top : {1023, 1024}) {
+      const auto B = random_rows<double, std::int32_t>(
+          900, 3000, 5, [top](std::int32_t i, std::mt19937&) { return i % 3 == 1 ? top : i % 4 == 0 ? 0 : i % 7; },
+          [](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % 3000u); });
+      check(B, pspmv::copy_to<Mem>(B), "lengths 0 to " + std::to_string(top));
+    }
   }
   // Compressed columns: the host's and the space's compression of the same SELL agree bit for
   // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide).

@@ -115,6 +115,15 @@ std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> variants() {
     s.sell_long_split = split;
     v.emplace_back(split ? "sell split" : "sell long rows apart", s);
   }
+  pspmv::AnalyzeOptions d;  // the SELL parameters of a deterministic plan (long rows kept)
+  d.deterministic = true;
+  v.emplace_back("deterministic", d);
+  pspmv::AnalyzeOptions k;
+  k.keep_permuted = true;
+  v.emplace_back("keep_permuted", k);
+  pspmv::AnalyzeOptions c;
+  c.compress = true;
+  v.emplace_back("compress", c);
   return v;
 }
 

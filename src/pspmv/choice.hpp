@@ -69,7 +69,8 @@ struct AnalysisPhases {
   bool shares_input = false;    ///< a CSR plan holding the caller's arrays, not a copy (copy is then 0)
   bool device_input = false;    ///< analyzed from a CSR already in the space's memory (no upload)
   /// a SELL plan of a CSR in a GPU's memory whose order and shape were computed there
-  /// (sell_order_on, sell_shape_on): the host sorted no rows and copied no order
+  /// (sell_order_on, sell_shape_on): the host sorted no rows and copied no order (but for
+  /// windows wider than 4,096 rows, sorted on the host from their lengths)
   bool device_order = false;
   /// The phases by name, in order (total last).
   std::vector<std::pair<const char*, double>> named() const {

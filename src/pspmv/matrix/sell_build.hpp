@@ -26,6 +26,10 @@ constexpr std::int64_t sell_team_sort_max_sigma = 4096;
 /// The widest span of lengths (longest - shortest + 1) a team's window is sorted by counting in:
 /// two counts per length in scratch memory; windows of lengths further apart are ranked.
 constexpr std::int64_t sell_team_count_max = 1024;
+/// The widest window sorted by counting: its keys and counts take 24 KiB of a team's scratch
+/// memory, which leaves room for the launch's own on a GPU of 48 KiB per block (a T4 or a V100
+/// runs teams of 1,024 threads); wider windows are ranked.
+constexpr std::int64_t sell_team_count_max_sigma = 2048;
 
 
 /// The sorted order of SELL-C-sigma's positions (SellRows and the permutation of
@@ -51,7 +55,8 @@ struct SellOrderOn {
 /// The positions of A (validated CSR in ExecSpace's memory) and their order, computed there:
 /// scans place the long rows and their pieces, and a team per sigma window sorts its positions
 /// by length, stably: a window already in order is kept as it is, one whose lengths lie within
-/// sell_team_count_max of each other is sorted by counting, others are ranked (rank = longer
+/// sell_team_count_max of each other is sorted by counting (a window of at most
+/// sell_team_count_max_sigma rows), others are ranked (rank = longer
 /// positions + equal ones before). `host_perm`, when given, is that order computed on the host: it is
 /// copied instead. Equal to detail::sell_order's, bit for bit.
 /// @throws InvalidArgument as csr_to_sell().
@@ -158,16 +163,26 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
     using Team = Kokkos::TeamPolicy<ExecSpace>;
     using Scratch = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
     using Counts = Kokkos::View<std::int32_t*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-    constexpr std::int64_t H = sell_team_count_max;
+    const bool counting = sigma <= sell_team_count_max_sigma;
+    const std::int64_t H = counting ? sell_team_count_max : 0;
     const std::int64_t nwin = (npos + sigma - 1) / sigma;
-    const std::size_t scratch = Scratch::shmem_size(sigma) + 2 * Counts::shmem_size(H);
+    const std::size_t scratch = Scratch::shmem_size(sigma) + (counting ? 2 * Counts::shmem_size(H) : 0);
+    // A host team of two threads where the space has them (only the tests sort on a host), so
+    // that a chunk of the counting sort holds more than one position there too.
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const auto policy = [&] {
+      if constexpr (host)
+        return Team(space, static_cast<int>(nwin), static_cast<int>(std::min<std::int64_t>(2, space.concurrency())));
+      else
+        return Team(space, static_cast<int>(nwin), Kokkos::AUTO);
+    }();
     Kokkos::parallel_for(
-        "pspmv::sell_build_rank", Team(space, static_cast<int>(nwin), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+        "pspmv::sell_build_rank", Team(policy).set_scratch_size(0, Kokkos::PerTeam(scratch)),
         KOKKOS_LAMBDA(const typename Team::member_type& team) {
           const std::int64_t w0 = static_cast<std::int64_t>(team.league_rank()) * sigma;
           const std::int64_t m = npos - w0 < sigma ? npos - w0 : sigma;
           Scratch k(team.team_scratch(0), m);
-          Counts start(team.team_scratch(0), H), seen(team.team_scratch(0), H);
+          Counts start(team.team_scratch(0), H), seen(team.team_scratch(0), H);  // empty unless counting
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) { k(i) = key_of(w0 + i); });
           team.team_barrier();
           // A window already in descending order (equal lengths: stencils, banded and FEM
@@ -187,7 +202,7 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i, std::int64_t& h) { h = k(i) > h ? k(i) : h; },
               Kokkos::Max<std::int64_t>(hi));
-          if (hi - lo < H) {
+          if (counting && hi - lo < H) {
             // Lengths within H of each other: counted. Bucket hi - length (the longest first)
             // starts after the longer ones; a position's place in its bucket counts the
             // positions of its length before it: those of earlier chunks of the team's width
