@@ -305,6 +305,47 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
   run(A32);
 }
 
+// The row statistics and lane slots of a CSR in the space's memory, computed there, are the
+// host pass's field for field: empty rows, rows longer than a lane group, nrows not a multiple
+// of the lane width, 32- and 64-bit offsets, and the shared matrices where present.
+TEST(PlanInput, ResidentRowStatisticsAreTheHostOnes) {
+  const auto expect_same = [](const auto& A, const std::string& name) {
+    SCOPED_TRACE(name);
+    for (const int W : {32, 7}) {
+      const pspmv::MatrixFacts host = pspmv::matrix_facts(A, W, false);
+      const auto on = pspmv::detail::matrix_facts_on(Exec(), pspmv::copy_to<Mem>(A), W);
+      ASSERT_TRUE(on.has_value());
+      const pspmv::RowStats &h = host.stats, &d = on->stats;
+      EXPECT_EQ(d.nrows, h.nrows);
+      EXPECT_EQ(d.ncols, h.ncols);
+      EXPECT_EQ(d.nnz, h.nnz);
+      EXPECT_EQ(d.min_len, h.min_len);
+      EXPECT_EQ(d.max_len, h.max_len);
+      EXPECT_EQ(d.empty_rows, h.empty_rows);
+      EXPECT_EQ(d.histogram, h.histogram);
+      EXPECT_EQ(d.mean, h.mean);
+      EXPECT_EQ(d.stddev, h.stddev);
+      EXPECT_EQ(d.cv, h.cv);
+      EXPECT_EQ(on->lane_slots.lane_width, host.lane_slots.lane_width);
+      EXPECT_EQ(on->lane_slots.thread_per_row, host.lane_slots.thread_per_row);
+      EXPECT_EQ(on->lane_slots.team_per_row, host.lane_slots.team_per_row);
+      EXPECT_EQ(on->lane_slots.useful_thread_per_row, host.lane_slots.useful_thread_per_row);
+      EXPECT_EQ(on->lane_slots.useful_team_per_row, host.lane_slots.useful_team_per_row);
+    }
+  };
+  expect_same(irregular<double, std::int32_t>(100003, 5000, 11), "irregular, 32-bit offsets");
+  expect_same(irregular<float, std::int64_t>(1000, 70000, 12), "irregular, 64-bit offsets");
+  expect_same(pspmv::generate_skewed<double, std::int32_t>(20000), "skewed");
+  expect_same(pspmv::make_csr<double, std::int32_t, std::int32_t>(3, 3, {0, 0, 0, 0}, {}, {}), "no entries");
+  const std::string dir = pspmv_test::shared_matrices_dir();
+  for (const char* name : {"bcsstk13", "Erdos971", "rajat01", "west0067_jumbled"})
+    if (!dir.empty()) expect_same(pspmv::read_matrix_market<double, std::int32_t>(dir + "/" + name + ".mtx"), name);
+  EXPECT_FALSE(pspmv::detail::matrix_facts_on(Exec(), pspmv::copy_to<Mem>(pspmv::make_csr<double, std::int32_t, std::int32_t>(
+                                                          0, 4, {0}, {}, {})),
+                                              32)
+                   .has_value());
+}
+
 // The narrow-column share that decides compression, computed in the space's memory for a
 // resident CSR, equals the host pass's, on blocks of narrow, wide and mixed column spans; a
 // transpose of a resident CSR is refused.

@@ -15,6 +15,7 @@
 #include "pspmv/detail/launch.hpp"  // storage, kernels, schedules
 #include "pspmv/detail/multi_launch.hpp"  // several vectors
 #include "pspmv/matrix/fingerprint.hpp"
+#include "pspmv/matrix/row_stats_on.hpp"
 #include "pspmv/matrix/transpose.hpp"
 #include "pspmv/select/choose.hpp"  // options, ExecTraits, matrices, row statistics
 
@@ -68,8 +69,8 @@ class Plan {
       : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
   /// Analyzes A, a CSR already in memory_space (on a GPU, the application's device matrix),
   /// for `space`, without copying it through the host: row_ptr is copied to the host (8 bytes
-  /// a row at most) for the sizes, its checks and the row statistics; the column indices are
-  /// checked on `space`; SELL is built there, and a CSR plan holds A's arrays (or a copy made
+  /// a row at most) for the sizes, its checks and choose(); the column indices are checked
+  /// and the row statistics computed on `space` (matrix_facts_on); SELL is built there, and a CSR plan holds A's arrays (or a copy made
   /// on `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
   /// a host copy of A: the same choice and stored matrix. Where memory_space is not the host's
   /// the plan holds no fingerprint (hashing would read the entries back; matches() throws).
@@ -95,6 +96,26 @@ class Plan {
   }
   /// multiply() on the default instance of ExecSpace, with the plan's own workspace.
   void multiply(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
+    multiply(ExecSpace(), alpha, x, beta, y, workspace_);
+  }
+  /// The three multiply()s above for x and y of any other rank-1 View type of Value in
+  /// memory_space with a contiguous layout (`Kokkos::View<double*>`, non-const x, unmanaged
+  /// Views, ...): they reach the kernels as they are, without the vector_type and
+  /// const_vector_type a conversion would make (managed copies: an atomic increment and
+  /// decrement of each View's count on every call, a measurable part of a multiply of a few
+  /// hundred entries on a host).
+  template <class XV, class YV, std::enable_if_t<detail::plain_vectors<XV, YV, Value, memory_space>, int> = 0>
+  void multiply(const ExecSpace& space, Value alpha, const XV& x, Value beta, const YV& y,
+                const workspace_type& workspace) const {
+    multiply_x(space, alpha, kernel_x_type(x.data(), x.extent(0)), beta, kernel_y_type(y.data(), y.extent(0)),
+               workspace);
+  }
+  template <class XV, class YV, std::enable_if_t<detail::plain_vectors<XV, YV, Value, memory_space>, int> = 0>
+  void multiply(const ExecSpace& space, Value alpha, const XV& x, Value beta, const YV& y) const {
+    multiply(space, alpha, x, beta, y, workspace_);
+  }
+  template <class XV, class YV, std::enable_if_t<detail::plain_vectors<XV, YV, Value, memory_space>, int> = 0>
+  void multiply(Value alpha, const XV& x, Value beta, const YV& y) const {
     multiply(ExecSpace(), alpha, x, beta, y, workspace_);
   }
 
@@ -126,7 +147,7 @@ class Plan {
   /// --unroll-sweep`): such kernels carry "::U=<factor>" in their Kokkos Tools label.
   template <int Unroll, int LongUnroll = Unroll>
   void multiply_unrolled(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
-    run<Unroll, LongUnroll>(ExecSpace(), alpha, x, beta, y, workspace_);
+    run<Unroll, LongUnroll>(ExecSpace(), alpha, kernel_x_type(x), beta, kernel_y_type(y), workspace_);
   }
   /// A workspace of the size this plan's multiplies need (empty Views when it needs none).
   workspace_type make_workspace() const { return detail::make_workspace<ExecSpace, Value>(choice_); }
@@ -225,8 +246,14 @@ class Plan {
                              const Plan& like);
   Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, bool fingerprint, Decided d,
        const Plan* like = nullptr, const matrix_type* resident = nullptr);
+  /// x as the kernels take it: unmanaged (copies count no references).
+  using kernel_x_type = detail::KernelView<const Value*, memory_space>;
+  using kernel_y_type = detail::KernelView<Value*, memory_space>;
+  /// multiply() on unmanaged x and y; out of line, so that libpspmv's instantiations hold it.
+  void multiply_x(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta, const kernel_y_type& y,
+                  const workspace_type& workspace) const;
   template <int Unroll, int LongUnroll>
-  void run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta, const vector_type& y,
+  void run(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta, const kernel_y_type& y,
            const workspace_type& workspace) const;
   /// The several-vector multiply on X and Y seen as LayoutStride (any supported layout pair):
   /// not a template, so that the explicit instantiations in libpspmv hold its kernels and a
@@ -382,39 +409,6 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const 
 }
 
 namespace detail {
-/// RowStats::narrow_share of a CSR in `space`'s memory, computed there: the nonzeros of the
-/// aligned blocks of RowStats::span_block rows whose columns span less than 65,536, over nnz
-/// (the same blocks and test as compute_row_stats on the host).
-template <class ExecSpace, class Csr>
-double narrow_share_on(const ExecSpace& space, const Csr& A) {
-  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Offset = typename Csr::offset_type;
-  const auto row_ptr = A.row_ptr;
-  const auto col_idx = A.col_idx;
-  const std::int64_t nrows = A.nrows, block = RowStats::span_block;
-  const std::int64_t blocks = (nrows + block - 1) / block;
-  std::int64_t narrow = 0;
-  Kokkos::parallel_reduce(
-      "pspmv::narrow_share", Kokkos::TeamPolicy<ExecSpace>(space, blocks, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const member& team, std::int64_t& sum) {
-        const std::int64_t g = team.league_rank() * block;
-        const std::int64_t ge = g + block < nrows ? g + block : nrows;
-        const Offset b = row_ptr(g), e = row_ptr(ge);
-        std::int32_t lo = INT32_MAX, hi = -1;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& l) { l = col_idx(k) < l ? col_idx(k) : l; },
-            Kokkos::Min<std::int32_t>(lo));
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& h) { h = col_idx(k) > h ? col_idx(k) : h; },
-            Kokkos::Max<std::int32_t>(hi));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          if (e == b || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) sum += static_cast<std::int64_t>(e - b);
-        });
-      },
-      narrow);
-  const auto nnz = static_cast<std::int64_t>(A.nnz());
-  return nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
-}
 /// What the host needs of a CSR in `space`'s memory to analyze it: its sizes, a host copy of
 /// row_ptr, and col_idx where the column spread is wanted. Where the host reads that memory,
 /// A's own Views (nothing copied); elsewhere the entries it does not copy are unmanaged Views
@@ -471,7 +465,13 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   auto t = clock::now();
   ph.validation = std::chrono::duration<double>(t - started).count();
   const bool span = static_cast<std::int64_t>(A.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes;
-  facts_ = matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory);
+  // Away from the host's memory the statistics are computed on `space` (its read-back row_ptr
+  // serves the checks and choose()); the column spread, where a rule wants it, on the host.
+  std::optional<MatrixFacts> on_space;
+  if constexpr (!host_memory)
+    if (!spread) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
+  facts_ = on_space ? *std::move(on_space)
+                    : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory);
   if (span && !host_memory) facts_.stats.narrow_share = detail::narrow_share_on(space, A);
   ph.statistics = seconds(t);
   t = clock::now();
@@ -525,13 +525,20 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
 template <class ExecSpace, class Value, class Offset, class MatrixValue>
 void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply(const ExecSpace& space, Value alpha, const const_vector_type& x,
                                              Value beta, const vector_type& y, const workspace_type& workspace) const {
+  multiply_x(space, alpha, kernel_x_type(x), beta, kernel_y_type(y), workspace);
+}
+
+template <class ExecSpace, class Value, class Offset, class MatrixValue>
+void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply_x(const ExecSpace& space, Value alpha, const kernel_x_type& x,
+                                                             Value beta, const kernel_y_type& y,
+                                                             const workspace_type& workspace) const {
   run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(space, alpha, x, beta, y, workspace);
 }
 
 template <class ExecSpace, class Value, class Offset, class MatrixValue>
 template <int Unroll, int LongUnroll>
-void Plan<ExecSpace, Value, Offset, MatrixValue>::run(const ExecSpace& space, Value alpha, const const_vector_type& x, Value beta,
-                                         const vector_type& y, const workspace_type& workspace) const {
+void Plan<ExecSpace, Value, Offset, MatrixValue>::run(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta,
+                                         const kernel_y_type& y, const workspace_type& workspace) const {
   check_transpose_lengths(static_cast<std::int64_t>(x.extent(0)), static_cast<std::int64_t>(y.extent(0)));
   detail::check_call(op_rows_, op_cols_, x, y, workspace.covers(workspace_));
   if (op_rows_ == 0) return;

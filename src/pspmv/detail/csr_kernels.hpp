@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "pspmv/backends/exec_traits.hpp"
 
@@ -153,6 +154,23 @@ KOKKOS_FORCEINLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, c
 /// is a measurable part of a multiply of a matrix of a few hundred entries.
 template <class T, class Mem>
 using KernelView = Kokkos::View<T, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+/// Whether V is a rank-1 View of Value (const or not; not const with Writable) in Mem with a
+/// contiguous layout: a vector a multiply can take as a KernelView of its data, unconverted.
+template <class V, class Value, class Mem, bool Writable>
+constexpr bool plain_vector() {
+  if constexpr (Kokkos::is_view<V>::value) {
+    return V::rank == 1 && std::is_same<typename V::non_const_value_type, Value>::value &&
+           std::is_same<typename V::memory_space, Mem>::value &&
+           (std::is_same<typename V::array_layout, Kokkos::LayoutRight>::value ||
+            std::is_same<typename V::array_layout, Kokkos::LayoutLeft>::value) &&
+           !(Writable && std::is_const<typename V::value_type>::value);
+  } else {
+    return false;
+  }
+}
+/// x and y of a one-vector multiply that way.
+template <class X, class Y, class Value, class Mem>
+inline constexpr bool plain_vectors = plain_vector<X, Value, Mem, false>() && plain_vector<Y, Value, Mem, true>();
 /// x is only gathered: RandomAccess lets CUDA use the read-only data cache.
 template <class T, class Mem>
 using GatherView = Kokkos::View<T, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;

@@ -120,6 +120,38 @@ struct FactsRequest {
   bool span = false, spread = false;
 };
 
+/// The row-length sums of a whole matrix, from which finish_facts() derives RowStats and the
+/// lane-slot counts: integers, and the sum of squared lengths, exact in a long double (its
+/// 64-bit mantissa) while below 2^64. The host pass and the pass on an execution space
+/// (row_stats_on.hpp) both end here, so that they give the same statistics.
+struct FactsTotals {
+  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, sum = 0, thread_slots = 0, team_slots = 0;
+  long double sum2 = 0;
+  std::vector<std::int64_t> histogram;  ///< up to the last non-empty bucket
+};
+
+/// f's RowStats (nrows, ncols and nnz already set, nrows > 0) and, with `slots`, its lane
+/// slots and their useful shares, from the totals t.
+inline void finish_facts(MatrixFacts& f, const FactsTotals& t, bool slots) {
+  RowStats& s = f.stats;
+  s.min_len = t.min_len;
+  s.max_len = t.max_len;
+  s.empty_rows = t.empty;
+  s.histogram = t.histogram;
+  const long double mean = static_cast<long double>(t.sum) / s.nrows;
+  s.mean = static_cast<double>(mean);
+  const long double var = t.sum2 / s.nrows - mean * mean;
+  s.stddev = var > 0 ? std::sqrt(static_cast<double>(var)) : 0.0;
+  s.cv = s.mean > 0 ? s.stddev / s.mean : 0.0;
+  if (!slots) return;
+  auto& ls = f.lane_slots;
+  ls.thread_per_row = t.thread_slots;
+  ls.team_per_row = t.team_slots;
+  const double nnz = static_cast<double>(s.nnz);
+  ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
+  ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
+}
+
 /// One parallel pass over pieces of detail::host_piece rows: row_ptr once, and col_idx block by
 /// block of RowStats::span_block rows for narrow_share and col_spread together (the spread
 /// loop reads a block's columns just after its min/max loop did). The column spread: each row
@@ -197,37 +229,27 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     }
     parts[static_cast<std::size_t>(piece)] = p;
   });
-  s.min_len = INT64_MAX;
-  std::int64_t sum = 0, narrow = 0;
-  long double sum2 = 0, spread_sum = 0;
+  FactsTotals t;
+  std::int64_t narrow = 0;
+  long double spread_sum = 0;
   std::size_t buckets = 0;
   for (const FactsPart& p : parts) buckets = std::max(buckets, p.buckets);
-  s.histogram.assign(buckets, 0);
+  t.histogram.assign(buckets, 0);
   for (const FactsPart& p : parts) {
-    s.min_len = std::min(s.min_len, p.min_len);
-    s.max_len = std::max(s.max_len, p.max_len);
-    s.empty_rows += p.empty;
-    sum += p.sum;
-    sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo) + p.sum2_long;
+    t.min_len = std::min(t.min_len, p.min_len);
+    t.max_len = std::max(t.max_len, p.max_len);
+    t.empty += p.empty;
+    t.sum += p.sum;
+    t.sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo) + p.sum2_long;
     narrow += p.narrow;
     spread_sum += p.spread;
-    f.lane_slots.thread_per_row += p.thread_slots;
-    f.lane_slots.team_per_row += p.team_slots;
-    for (std::size_t b = 0; b < p.buckets; ++b) s.histogram[b] += p.histogram[b];
+    t.thread_slots += p.thread_slots;
+    t.team_slots += p.team_slots;
+    for (std::size_t b = 0; b < p.buckets; ++b) t.histogram[b] += p.histogram[b];
   }
-  const long double mean = static_cast<long double>(sum) / nrows;
-  s.mean = static_cast<double>(mean);
-  const long double var = sum2 / nrows - mean * mean;
-  s.stddev = var > 0 ? std::sqrt(static_cast<double>(var)) : 0.0;
-  s.cv = s.mean > 0 ? s.stddev / s.mean : 0.0;
+  finish_facts(f, t, W > 0);
   if (want.span) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
   if (want.spread) s.col_spread = spread ? static_cast<double>(spread_sum / static_cast<long double>(s.nnz)) : 0.0;
-  if (W > 0) {
-    const double nnz = static_cast<double>(s.nnz);
-    auto& ls = f.lane_slots;
-    ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
-    ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
-  }
   return f;
 }
 }  // namespace detail
