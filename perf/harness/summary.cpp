@@ -50,6 +50,7 @@ double record_break_even(const Record& r, const std::vector<Record>& group) {
 std::string fmt_break_even(double b) {
   if (b < 0) return "-";
   if (std::isinf(b)) return "never";
+  if (b == 0) return "at once";  // its analysis costs no more than the unplanned call's
   if (b < 10) return fmt::format("{:.2f}", b);
   return fmt::format("{:.0f}", b);
 }
