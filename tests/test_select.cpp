@@ -173,6 +173,20 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     ASSERT_GE(static_cast<std::int64_t>(short_plan.csr_bytes()), target);
     EXPECT_EQ(short_plan.format(), pspmv::Format::csr) << short_plan.reason();
     EXPECT_NE(short_plan.reason().find("mean row"), std::string::npos) << short_plan.reason();
+    // No rule reads the columns of short rows or of a forced format: the statistics skip them
+    // (the spread stays -1), and a plan made like such a plan computes what its own choice
+    // needs: the scattered matrix's automatic plan made like its forced CSR plan is the fresh one.
+    EXPECT_LT(short_plan.row_stats().col_spread, 0.0);
+    EXPECT_LT(short_plan.row_stats().narrow_share, 0.0);
+    EXPECT_GE(pr.row_stats().col_spread, Traits::scattered_sell_spread);
+    pspmv::AnalyzeOptions csr;
+    csr.format = pspmv::Format::csr;
+    auto forced = pspmv::analyze<Exec>(R, csr);
+    EXPECT_LT(forced.row_stats().col_spread, 0.0);
+    auto like = pspmv::analyze(Exec(), R, pspmv::AnalyzeOptions{}, forced);
+    EXPECT_EQ(like.describe(), pr.describe());
+    EXPECT_EQ(like.reason(), pr.reason());
+    EXPECT_EQ(like.row_stats().col_spread, pr.row_stats().col_spread);
     auto small = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(rows / 4, rows / 4, 16.0, 5));
     EXPECT_EQ(small.format(), pspmv::Format::csr) << small.reason();
     auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));

@@ -320,8 +320,9 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   }
   const HostCsr<MatrixValue, Offset>& M = d.op(A);
   t = clock::now();
-  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, ExecTraits<ExecSpace>::scattered_sell_spread > 0,
-                         static_cast<std::int64_t>(M.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes);
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+      o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
+  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span);
   d.phases.statistics = seconds(t);
   t = clock::now();
   d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, M, d.facts, o, &d.order);
@@ -350,6 +351,14 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   d.phases.reused = true;
   d.operation = o.operation;
   if (o.operation == Operation::transpose) d.transposed = transpose(A);
+  // `like` read the columns only for what its own options could use: another choice may want more.
+  const auto& M = d.op(A);
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+      o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
+  const RowStats& had = like.facts_.stats;
+  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0))
+    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread || had.col_spread >= 0,
+                           want.span || had.narrow_share >= 0);
   detail::KnownSell known;
   const bool sell = like.format() == Format::sell;
   if (sell) {
@@ -456,15 +465,17 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
                           " is not offered (it stores A^T built on the host; analyze a host CSR)");
   const auto started = clock::now();
   constexpr bool host_memory = std::is_same<memory_space, Kokkos::HostSpace>::value;
-  const bool spread = ExecTraits<ExecSpace>::scattered_sell_spread > 0;
   if (A.row_ptr.extent(0) == 0)
     throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+      o, A.nrows, static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.bytes()), space.concurrency());
+  const bool spread = want.spread;
   const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A, spread);
   validate_on(space, A, h.row_ptr.data());
   AnalysisPhases ph;
   auto t = clock::now();
   ph.validation = std::chrono::duration<double>(t - started).count();
-  const bool span = static_cast<std::int64_t>(A.bytes()) >= ExecTraits<ExecSpace>::compress_min_bytes;
+  const bool span = want.span;
   // Away from the host's memory the statistics are computed on `space` (its read-back row_ptr
   // serves the checks and choose()); the column spread, where a rule wants it, on the host.
   std::optional<MatrixFacts> on_space;

@@ -126,6 +126,29 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
   return o.mapping || !small_matrix_warp_per_row<Traits>(s, concurrency);
 }
 
+/// The column statistics that choose_format() and choose_compress() can consult for a matrix of
+/// nrows rows, nnz entries and csr_bytes under `o` on `concurrency` threads: the column spread
+/// where the host's scattered-columns rule can fire (no forced format, a CSR of
+/// scattered_sell_bytes_per_thread a thread or more, rows of scattered_sell_min_mean entries or
+/// more on average: its mean is exact from the sizes), the narrow-column share where the plan
+/// can be a SELL plan of compress_min_bytes or more with compression left to the rule.
+/// analyze() reads col_idx for them only where one is wanted (RowStats keeps -1 otherwise): on
+/// shorter-rowed or smaller host matrices the statistics are a pass over row_ptr alone.
+template <class Traits>
+FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, std::int64_t nnz,
+                                 std::int64_t csr_bytes, std::int64_t concurrency) {
+  FactsRequest want;
+  const bool forced = o.format || o.keep_permuted || o.compress.value_or(false);
+  const double mean = nrows > 0 ? static_cast<double>(static_cast<long double>(nnz) / nrows) : 0.0;
+  want.spread = Traits::scattered_sell_spread > 0 && !forced &&
+                csr_bytes >= Traits::scattered_sell_bytes_per_thread * concurrency &&
+                mean >= Traits::scattered_sell_min_mean;
+  const bool may_sell = o.format ? *o.format == Format::sell
+                                 : o.keep_permuted || o.compress.value_or(false) || want.spread || Traits::prefer_sell;
+  want.span = may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes;
+  return want;
+}
+
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
 /// scattered-columns rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
@@ -184,18 +207,24 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                                        percent(f.lane_slots.useful_thread_per_row) + " useful lane-slots)"
                                  : std::string());
   }
-  const bool scattered = Traits::scattered_sell_spread > 0 && s.col_spread >= Traits::scattered_sell_spread &&
-                         static_cast<std::int64_t>(csr_bytes) >=
-                             Traits::scattered_sell_bytes_per_thread * space.concurrency();
-  if (scattered && s.mean >= Traits::scattered_sell_min_mean)
+  // The column spread is computed only where this rule can fire (column_facts_needed).
+  const bool large = Traits::scattered_sell_spread > 0 && static_cast<std::int64_t>(csr_bytes) >=
+                                                            Traits::scattered_sell_bytes_per_thread * space.concurrency();
+  if (large && s.mean >= Traits::scattered_sell_min_mean && s.col_spread >= Traits::scattered_sell_spread)
     return sell_within(limit,
                        "scattered columns (spread " + fixed(s.col_spread, 3) + " >= " +
                            fixed(Traits::scattered_sell_spread, 2) + ", mean row " + fixed(s.mean, 1) +
                            " >= " + fixed(Traits::scattered_sell_min_mean, 0) + "): ",
                        "");
-  reason.add(Decision::format, scattered ? "scattered columns, but mean row " + fixed(s.mean, 1) + " < " +
-                                               fixed(Traits::scattered_sell_min_mean, 0) + ": CSR"
-                                         : std::string("host default: CSR"));
+  if (large && s.mean < Traits::scattered_sell_min_mean)
+    reason.add(Decision::format, "host default: CSR (mean row " + fixed(s.mean, 1) + " < " +
+                                     fixed(Traits::scattered_sell_min_mean, 0) +
+                                     ": short rows stay CSR whatever their columns' spread)");
+  else if (large && s.col_spread >= 0)
+    reason.add(Decision::format, "host default: CSR (column spread " + fixed(s.col_spread, 3) + " < " +
+                                     fixed(Traits::scattered_sell_spread, 2) + ")");
+  else
+    reason.add(Decision::format, "host default: CSR");
   return Format::csr;
 }
 
