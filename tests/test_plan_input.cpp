@@ -305,6 +305,42 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
   run(A32);
 }
 
+// multiply() takes x and y as any contiguous rank-1 View of the plan's type in its memory space
+// (the plan's own vector types, Kokkos::View<double*>, a non-const x, LayoutLeft, unmanaged
+// Views) and gives the same y, bit for bit, as with the plan's vector types.
+TEST(PlanInput, MultiplyTakesContiguousViewsOfAnyType) {
+  const auto A = irregular<double, std::int32_t>(3001, 2500, 21);
+  const auto plan = pspmv::analyze<Exec>(A);
+  using PlanT = std::decay_t<decltype(plan)>;
+  typename PlanT::vector_type x("x", A.ncols), want("want", A.nrows);
+  {
+    auto hx = Kokkos::create_mirror_view(x);
+    for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = 0.25 * (j % 17) - 1.0;
+    Kokkos::deep_copy(x, hx);
+  }
+  plan.multiply(Exec(), 2.0, typename PlanT::const_vector_type(x), 0.0, want);
+  const auto same = [&](const auto& y, const char* what) {
+    Exec().fence();
+    EXPECT_TRUE(same_bytes(want, y, what));
+  };
+  Kokkos::View<double*> y1("y1", A.nrows);
+  plan.multiply(2.0, x, 0.0, y1);  // non-const x, a View with Kokkos' default arguments for y
+  same(y1, "non-const x");
+  Kokkos::View<double*, Kokkos::LayoutLeft, Mem> xl("xl", A.ncols), yl("yl", A.nrows);
+  Kokkos::deep_copy(xl, x);
+  plan.multiply(Exec(), 2.0, xl, 0.0, yl);
+  same(yl, "LayoutLeft");
+  Kokkos::View<const double*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> xu(x.data(), x.extent(0));
+  Kokkos::View<double*, Mem> yu_owner("yu", A.nrows);
+  Kokkos::View<double*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> yu(yu_owner.data(), yu_owner.extent(0));
+  Kokkos::deep_copy(yu, 1.0);
+  plan.multiply(Exec(), 2.0, xu, 0.0, yu, plan.make_workspace());  // beta 0: y's 1.0 must not survive
+  same(yu, "unmanaged");
+  Kokkos::View<double*> short_y("short", A.nrows - 1);
+  EXPECT_THROW(plan.multiply(2.0, x, 0.0, short_y), pspmv::DimensionError);
+  EXPECT_THROW(plan.multiply(2.0, Kokkos::subview(y1, std::make_pair(0, A.ncols)), 0.0, y1), pspmv::InvalidArgument);
+}
+
 // The row statistics and lane slots of a CSR in the space's memory, computed there, are the
 // host pass's field for field: empty rows, rows longer than a lane group, nrows not a multiple
 // of the lane width, 32- and 64-bit offsets, and the shared matrices where present.

@@ -36,7 +36,7 @@ std::string analysis_lines(const std::vector<Record>& records) {
       if (!r.unplanned.empty() && u.matrix == r.matrix && u.precision == r.precision && u.space == r.space &&
           u.impl == r.impl && u.variant == r.unplanned && u.median_s > 0 && !u.skipped) {
         const double b = u.plan == r.plan ? -1 : break_even_calls(r.analyze_s, u.analyze_s, r.median_s, u.median_s);
-        be = b < 0 ? "-" : std::isinf(b) ? "never" : fmt::format("{:.0f} calls", b);
+        be = b < 0 ? "-" : std::isinf(b) ? "never" : b == 0 ? "at once" : fmt::format("{:.0f} calls", b);
       }
     s += fmt::format("{:<22} {:<{}} {:<52} {:>9.2f} ms {:>8.1f} x  |{} | break-even {}\n", r.matrix.substr(0, 22),
                      r.precision, precision_width(records), r.variant.substr(0, 52), r.analyze_s * 1e3, r.analyze_s / r.median_s, phases, be);

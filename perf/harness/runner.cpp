@@ -202,16 +202,19 @@ AnalysisCost analysis_cost(const PlanT& plan, const PlanT* like) {
   c.seconds = p.total;
   if (like && p.reused) {
     const pspmv::AnalysisPhases& l = like->analysis();
-    const double own = p.choice + p.partition + p.conversion + p.copy;
+    const bool own_statistics = p.statistics > 0;  // computed again for a column statistic like lacked
+    const double own = p.choice + p.partition + p.conversion + p.copy + (own_statistics ? p.statistics : 0.0);
     p.validation = l.validation;
-    p.statistics = l.statistics;
+    if (!own_statistics) p.statistics = l.statistics;
     p.fingerprint = l.fingerprint;
     if (p.shares_storage) {
       p.conversion = l.conversion;
       p.copy = l.copy;
     }
     // like's total minus the phases this plan spent itself, plus those.
-    p.total = l.total - (l.choice + l.partition + (p.shares_storage ? 0.0 : l.conversion + l.copy)) + own;
+    p.total = l.total - (l.choice + l.partition + (own_statistics ? l.statistics : 0.0) +
+                         (p.shares_storage ? 0.0 : l.conversion + l.copy)) +
+              own;
     c.seconds = p.total;
   }
   for (const auto& [name, s] : p.named()) c.phases.emplace_back(name, s);

@@ -263,7 +263,7 @@ std::string summary_csv(const std::vector<CompareSummary>& summaries) {
       csv += fmt::format("{},{},{},{},{},{:.4f},{},{},{},{:.6e},{:.4f},{:.4f},{:.6e},{},{:.4f},{:.4f},{:.6e},{:.6e},{:.4f},{}\n",
                          csv_field(m.matrix), m.precision, csv_field(m.space), m.rows, m.nnz, m.floor_gbs, csv_field(e.label),
                          csv_field(e.impl), csv_field(e.variant), e.median_s, e.gbs,
-                         e.ratio_to_floor, e.analyze_s, e.break_even < 0 ? std::string("") : fmt_break_even(e.break_even),
+                         e.ratio_to_floor, e.analyze_s, e.break_even < 0 ? std::string("") : e.break_even == 0 ? std::string("0") : fmt_break_even(e.break_even),
                          sb, sa, e.min_s, e.iqr_s, e.cv, e.noisy ? "true" : "false");
     }
   return csv;

@@ -63,7 +63,9 @@ struct AnalysisPhases {
                            ///< pass of its own (near 0 where the upload took it)
   double total = 0;        ///< all of analyze(), as Plan::analyze_seconds()
   /// analyze(space, A, options, like): validation and statistics were taken from `like`
-  /// (0 here), and so were conversion and copy when the plan shares like's stored matrix.
+  /// (0 here; statistics > 0 where this plan's choice wanted a column statistic `like` had not
+  /// read, and the statistics were computed again), and so were conversion and copy when the
+  /// plan shares like's stored matrix.
   bool reused = false;
   bool shares_storage = false;  ///< the stored matrix is like's (same format, C, sigma, long rows)
   bool shares_input = false;    ///< a CSR plan holding the caller's arrays, not a copy (copy is then 0)

@@ -69,9 +69,10 @@ class Plan {
       : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
   /// Analyzes A, a CSR already in memory_space (on a GPU, the application's device matrix),
   /// for `space`, without copying it through the host: row_ptr is copied to the host (8 bytes
-  /// a row at most) for the sizes, its checks and choose(); the column indices are checked
-  /// and the row statistics computed on `space` (matrix_facts_on); SELL is built there, and a CSR plan holds A's arrays (or a copy made
-  /// on `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
+  /// a row at most) for the sizes, its checks and choose(); the column indices are checked on
+  /// `space`, and away from the host's memory the row statistics are computed there
+  /// (matrix_facts_on); SELL is built there, and a CSR plan holds A's arrays (or a copy made on
+  /// `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
   /// a host copy of A: the same choice and stored matrix. Where memory_space is not the host's
   /// the plan holds no fingerprint (hashing would read the entries back; matches() throws).
   /// Prefer analyze(space, A, options).
@@ -356,9 +357,11 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
   const RowStats& had = like.facts_.stats;
-  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0))
-    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread || had.col_spread >= 0,
-                           want.span || had.narrow_share >= 0);
+  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0)) {
+    const auto t = std::chrono::steady_clock::now();
+    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span);
+    d.phases.statistics = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
   detail::KnownSell known;
   const bool sell = like.format() == Format::sell;
   if (sell) {
@@ -376,7 +379,8 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   if (o.operation == Operation::transpose)
     d.choice.reason.add(Decision::format, "operation transpose: A^T stored (built in parallel at analyze time), "
                                           "multiplied by the ordinary kernels without atomics");
-  d.phases.choice = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  d.phases.choice =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() - d.phases.statistics;
   return d;
 }
 

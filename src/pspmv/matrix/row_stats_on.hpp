@@ -17,7 +17,8 @@ namespace detail {
 
 /// The integer sums of one pass over the rows: what FactsTotals holds, with the sum of squared
 /// lengths in two 32-bit halves of each term (as FactsPart) and the histogram up to 2^31 - 1
-/// entries a row (a longer row counts in `longer`: its square overflows the halves).
+/// entries a row (a longer row counts in `longer`, and the host pass, which sums such rows'
+/// squares apart in a long double, takes the matrix).
 struct SpaceFactsSum {
   static constexpr int buckets = 33;  ///< bits of a length below 2^31: 0 to 31, and 32 for longer
   std::int64_t min_len, max_len, empty, sum, thread_slots, team_slots, longer;
@@ -84,7 +85,8 @@ struct SpaceFactsPass {
 
 /// matrix_facts(A, lane_width, false) of a CSR in `space`'s memory, computed on `space` in one
 /// parallel_reduce over lane groups (a few sums come back, not row_ptr), field for field the
-/// host pass's: its integers are the same sums, and the squared lengths' sum is exact in both.
+/// host pass's: its integers are the same sums, and the squared lengths' sum is exact in both
+/// below 2^64. A is validated (its nnz is the length of col_idx).
 /// std::nullopt for an empty matrix or a row of 2^31 entries or more, which the host pass
 /// handles (with a long double sum of their squares).
 template <class ExecSpace, class Csr>
