@@ -89,8 +89,9 @@ nlohmann::json sell_json(const pspmv::HostCsr<double, std::int64_t>& A, int slic
   const double c64 = static_cast<double>(S.bytes());
   const double c32 = c64 - 4.0 * static_cast<double>(S.values.extent(0) + S.long_values.extent(0));
   return {{"compressed",
-           {{"slices_compressed", S.nslices() - S.wide_slices},
+           {{"slices_compressed", S.nslices() - S.wide_slices - S.diagonal_slices},
             {"slices_wide", S.wide_slices},
+            {"slices_diagonal", S.diagonal_slices},
             {"entries_compressed", S.compressed_entries()},
             {"bytes_f64", c64},
             {"bytes_f32", c32},
@@ -118,9 +119,9 @@ void print_sell(const nlohmann::json& sl) {
       sl["bytes_vs_csr_f64"].get<double>() > 1.1 ? "  (over the 1.1x limit: an automatic GPU plan keeps CSR)" : "");
   const auto& c = sl["compressed"];
   std::cout << fmt::format(
-      "    compressed columns: {} slices with 16-bit offsets, {} wide; CSR bytes / plan bytes (f64 / f32): "
-      "{:.3f} / {:.3f}\n",
-      c["slices_compressed"].get<long long>(), c["slices_wide"].get<long long>(),
+      "    compressed columns: {} diagonal slices (no column per entry), {} with 16-bit offsets, {} wide; "
+      "CSR bytes / plan bytes (f64 / f32): {:.3f} / {:.3f}\n",
+      c["slices_diagonal"].get<long long>(), c["slices_compressed"].get<long long>(), c["slices_wide"].get<long long>(),
       c["compression_ratio_f64"].get<double>(), c["compression_ratio_f32"].get<double>());
 }
 

@@ -39,60 +39,152 @@ pspmv::HostCsr<V, O> mixed(std::int32_t nrows = 1003, std::int32_t ncols = wide_
   });
 }
 
+/// A 5-point stencil on an nx x ny grid (row and column x + nx y) with its rows disturbed here
+/// and there: row 301 holds an extra column beyond the grid (ncols = wide_cols: its slice spans
+/// more than 65,536 columns), row 650 one entry fewer, rows 900-903 another column each.
+/// Interior rows make diagonal slices (sell.hpp), boundary and disturbed rows do not.
+template <class V, class O>
+pspmv::HostCsr<V, O> grid(std::int32_t nx = 150, std::int32_t ny = 9) {
+  return from_rows<V, O>(nx * ny, wide_cols + 1, [=](std::int32_t i) {
+    const std::int32_t x = i % nx, y = i / nx;
+    std::vector<std::int32_t> c;
+    if (y > 0) c.push_back(i - nx);
+    if (x > 0) c.push_back(i - 1);
+    c.push_back(i);
+    if (x < nx - 1) c.push_back(i + 1);
+    if (y < ny - 1) c.push_back(i + nx);
+    if (i == 301) c.push_back(wide_cols);
+    if (i == 650) c.erase(c.begin());
+    if (i >= 900 && i < 904) c.push_back(7 * (i - 899));
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+}
+
+struct SliceKinds {
+  std::int64_t narrow = 0, wide = 0, diagonal = 0;
+};
+
+/// Compresses the SELL of A (C, sigma, long rows above T split off or split) and checks every
+/// slice against the uncompressed one: its kind is the one the layout rules give (diagonal: C
+/// real rows of consecutive caller rows, all of the slice's width, entry j of row r at column
+/// col(j, 0) + r; narrow: real entries spanning < 65,536; else wide), every real entry's
+/// column rebuilt from its form is the uncompressed column, a diagonal slice's pattern is
+/// shared with the previous slice exactly when both are diagonal with the same width and
+/// relative columns, and the bytes are the uncompressed ones less the columns saved.
+template <class Host>
+SliceKinds check_layout(const Host& A, int C, std::int64_t sigma, std::int64_t T) {
+  const auto U = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
+  auto S = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
+  pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
+  SliceKinds kinds;
+  EXPECT_TRUE(S.compressed);
+  const std::int64_t ns = S.nslices();
+  EXPECT_EQ(static_cast<std::int64_t>(S.col_base.extent(0)), ns);
+  EXPECT_EQ(static_cast<std::int64_t>(S.off_ptr.extent(0)), ns);
+  std::int64_t int32_columns = 0, offsets = 0;
+  std::vector<std::int64_t> prev_pattern;
+  bool prev_diagonal = false;
+  for (std::int64_t s = 0; s < ns; ++s) {
+    const std::int64_t first = s * C, width = U.slice_width(s);
+    bool diagonal = first + C <= U.npos && width > 0;
+    for (std::int64_t r = 0; diagonal && r < C; ++r)
+      diagonal = U.perm(first + r) < A.nrows && U.perm(first + r) == U.perm(first) + r && U.row_len(first + r) == width;
+    for (std::int64_t j = 0; diagonal && j < width; ++j)
+      for (std::int64_t r = 0; diagonal && r < C; ++r)
+        diagonal = U.col_idx(U.slice_ptr(s) + j * C + r) == U.col_idx(U.slice_ptr(s) + j * C) + r;
+    std::int64_t lo = INT32_MAX, hi = -1;
+    for (std::int64_t r = 0; r < C && first + r < S.npos; ++r)
+      for (std::int64_t j = 0; j < U.row_len(first + r); ++j) {
+        const std::int64_t c = U.col_idx(U.slice_ptr(s) + j * C + r);
+        lo = std::min(lo, c);
+        hi = std::max(hi, c);
+      }
+    const bool narrow = !diagonal && (hi < 0 || hi - lo < 65536);
+    std::vector<std::int64_t> pattern;
+    if (diagonal) {
+      EXPECT_EQ(S.col_base(s), pspmv::sell_diagonal_slice) << "slice " << s;
+      for (std::int64_t j = 0; j < width; ++j) pattern.push_back(U.col_idx(U.slice_ptr(s) + j * C) - U.perm(first));
+      if (prev_diagonal && pattern == prev_pattern) {
+        EXPECT_EQ(S.off_ptr(s), S.off_ptr(s - 1)) << "slice " << s << " shares the previous pattern";
+      } else {
+        EXPECT_EQ(S.off_ptr(s), int32_columns) << "slice " << s;
+        int32_columns += width;
+      }
+      ++kinds.diagonal;
+    } else if (narrow) {
+      EXPECT_EQ(S.col_base(s), hi < 0 ? 0 : lo) << "slice " << s << " spans " << hi - lo;
+      EXPECT_EQ(S.off_ptr(s), offsets) << "slice " << s;
+      offsets += C * width;
+      ++kinds.narrow;
+    } else {
+      EXPECT_EQ(S.col_base(s), pspmv::sell_wide_slice) << "slice " << s << " spans " << hi - lo;
+      EXPECT_EQ(S.off_ptr(s), int32_columns) << "slice " << s;
+      int32_columns += C * width;
+      ++kinds.wide;
+    }
+    prev_diagonal = diagonal;
+    prev_pattern = pattern;
+    // A slice of the wrong kind, or placed wrongly, would read outside the arrays below.
+    if (S.col_base(s) != (diagonal ? pspmv::sell_diagonal_slice : narrow ? (hi < 0 ? 0 : lo) : pspmv::sell_wide_slice))
+      return kinds;
+    for (std::int64_t r = 0; r < C && first + r < S.npos; ++r)
+      for (std::int64_t j = 0; j < U.row_len(first + r); ++j) {
+        const std::int64_t k = j * C + r;
+        const std::int64_t got = diagonal ? S.perm(first + r) + S.col_idx(S.off_ptr(s) + j)
+                                 : narrow ? S.col_base(s) + S.col_off(S.off_ptr(s) + k)
+                                          : S.col_idx(S.off_ptr(s) + k);
+        if (got != U.col_idx(U.slice_ptr(s) + k)) {
+          ADD_FAILURE() << "slice " << s << " row " << r << " entry " << j << ": column " << got << ", expected "
+                        << U.col_idx(U.slice_ptr(s) + k);
+          return kinds;
+        }
+      }
+  }
+  EXPECT_EQ(S.wide_slices, kinds.wide);
+  EXPECT_EQ(S.diagonal_slices, kinds.diagonal);
+  EXPECT_EQ(static_cast<std::int64_t>(S.col_idx.extent(0)), int32_columns);
+  EXPECT_EQ(S.compressed_entries(), offsets);
+  EXPECT_EQ(S.bytes() + 4 * static_cast<std::size_t>(U.col_idx.extent(0)),
+            U.bytes() + 4 * static_cast<std::size_t>(int32_columns) + 2 * static_cast<std::size_t>(offsets) +
+                12 * static_cast<std::size_t>(ns));
+  EXPECT_EQ(S.uncompressed_bytes(), U.bytes());
+  // The values, lengths and permutation are the uncompressed plan's.
+  for (std::size_t k = 0; k < U.values.extent(0); ++k) EXPECT_EQ(S.values(k), U.values(k));
+  for (std::int64_t p = 0; p < S.npos; ++p) EXPECT_EQ(S.perm(p), U.perm(p));
+  return kinds;
+}
+
 }  // namespace
 
-// Each stored entry's column, rebuilt from base + offset (or the wide slice's own column), is the
-// uncompressed SELL's; a slice is compressed exactly when its real entries span < 65,536; the
-// bytes shrink by 2 per compressed entry less 12 per slice.
+// Each stored entry's column, rebuilt from its slice's form, is the uncompressed SELL's; each
+// slice takes the form the layout rules give; the bytes shrink by what the columns save.
 TEST(CompressedLayout, ColumnsRebuildTheUncompressedSell) {
   const auto A = mixed<double, std::int64_t>();
   for (const int C : {4, 8, 16, 32})
     for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
       for (const std::int64_t T : {0, 64}) {
         SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
-        const auto U = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
-        auto S = pspmv::csr_to_sell(A, C, sigma, T, T > 0);
-        pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
-        ASSERT_TRUE(S.compressed);
-        const std::int64_t ns = S.nslices();
-        ASSERT_EQ(static_cast<std::int64_t>(S.col_base.extent(0)), ns);
-        ASSERT_EQ(static_cast<std::int64_t>(S.off_ptr.extent(0)), ns + 1);
-        std::int64_t narrow = 0, wide = 0;
-        for (std::int64_t s = 0; s < ns; ++s) {
-          std::int64_t lo = INT32_MAX, hi = -1;
-          for (std::int64_t r = 0; r < C && s * C + r < S.npos; ++r)
-            for (std::int64_t j = 0; j < U.row_len(s * C + r); ++j) {
-              const std::int64_t c = U.col_idx(U.slice_ptr(s) + j * C + r);
-              lo = std::min(lo, c);
-              hi = std::max(hi, c);
-            }
-          const bool fits = hi < 0 || hi - lo < 65536;
-          ASSERT_EQ(S.col_base(s) >= 0, fits) << "slice " << s << " spans " << hi - lo;
-          if (fits) {
-            ASSERT_EQ(S.col_base(s), hi < 0 ? 0 : lo) << "slice " << s;
-            ++narrow;
-          } else {
-            ++wide;
-          }
-          for (std::int64_t r = 0; r < C && s * C + r < S.npos; ++r)
-            for (std::int64_t j = 0; j < U.row_len(s * C + r); ++j) {
-              const std::int64_t k = j * C + r;
-              const std::int64_t got = fits ? S.col_base(s) + S.col_off(S.off_ptr(s) + k)
-                                            : S.col_idx(U.slice_ptr(s) - S.off_ptr(s) + k);
-              ASSERT_EQ(got, U.col_idx(U.slice_ptr(s) + k)) << "slice " << s << " row " << r << " entry " << j;
-            }
-        }
-        EXPECT_GT(narrow, 0);
-        if (C >= 8) EXPECT_GT(wide, 0) << "the matrix should hold slices beyond the 16-bit span";
-        EXPECT_EQ(S.wide_slices, wide);
-        EXPECT_EQ(S.compressed_entries() + static_cast<std::int64_t>(S.col_idx.extent(0)),
-                  static_cast<std::int64_t>(U.col_idx.extent(0)));
-        EXPECT_EQ(S.bytes() + 2 * static_cast<std::size_t>(S.compressed_entries()),
-                  U.bytes() + 12 * static_cast<std::size_t>(ns) + 8);
-        EXPECT_EQ(S.uncompressed_bytes(), U.bytes());
-        // The values, lengths and permutation are the uncompressed plan's.
-        for (std::size_t k = 0; k < U.values.extent(0); ++k) ASSERT_EQ(S.values(k), U.values(k));
-        for (std::int64_t p = 0; p < S.npos; ++p) ASSERT_EQ(S.perm(p), U.perm(p));
+        const SliceKinds k = check_layout(A, C, sigma, T);
+        EXPECT_GT(k.narrow, 0);
+        if (C >= 8) EXPECT_GT(k.wide, 0) << "the matrix should hold slices beyond the 16-bit span";
+      }
+}
+
+// A stencil's interior slices are diagonal (no column per entry), its boundary and disturbed
+// slices narrow, and a wide column (row 301) makes its slice wide; the same for every C and
+// sigma, with long rows split off or split.
+TEST(CompressedLayout, StencilSlicesAreDiagonal) {
+  const auto A = grid<double, std::int32_t>();
+  for (const int C : {4, 8, 16, 32})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
+      for (const std::int64_t T : {0, 5}) {
+        SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
+        const SliceKinds k = check_layout(A, C, sigma, T);
+        EXPECT_GT(k.diagonal, 0);
+        EXPECT_GT(k.narrow, 0);
+        EXPECT_GT(k.wide, 0) << "row 301 (or its piece) makes its slice wide";
       }
 }
 
@@ -102,8 +194,8 @@ TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
-  const auto A = mixed<V, O>();
   const bool gpu = pspmv::ExecTraits<Exec>::is_gpu;
+  for (const auto& A : {mixed<V, O>(), grid<V, O>()})
   for (const int C : {4, 8, 16, 32})
     for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}}) {
       pspmv::AnalyzeOptions opt;
@@ -112,7 +204,8 @@ TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {
       opt.slice_height = C;
       opt.sigma = sigma;
       opt.sell_long_row = -1;
-      const std::string where = "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma);
+      const std::string where = std::string(A.ncols == wide_cols ? "mixed" : "grid") + " C=" + std::to_string(C) +
+                                " sigma=" + std::to_string(sigma);
       for (const auto m : pspmv::all_mappings)
         for (const auto sch : pspmv::all_schedules) {
           if (!pspmv::schedule_runs(sch, m, gpu)) continue;
@@ -135,6 +228,7 @@ TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {
       opt.mapping.reset();
       const auto plan = pspmv::analyze<Exec>(A, opt);
       EXPECT_TRUE(plan.compressed()) << where;
+      if (A.ncols != wide_cols) EXPECT_GT(plan.sell().diagonal_slices, 0) << where;
       EXPECT_NE(plan.reason().find("compression forced"), std::string::npos) << plan.reason();
     }
 }
@@ -146,17 +240,20 @@ TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
   using PlanT = typename TestFixture::PlanT;
-  const auto A = mixed<V, O>(777);
+  for (const auto& A : {mixed<V, O>(777), grid<V, O>()}) {
   typename PlanT::vector_type x("x", A.ncols), y0("y0", A.nrows), y1("y1", A.nrows);
   auto hx = Kokkos::create_mirror_view(x);
   for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = static_cast<V>(std::sin(0.001 * j));
   Kokkos::deep_copy(x, hx);
-  // The host slice kernel's constant heights (4, 8, 16) and one read at run time (32).
+  // The host slice kernel's constant heights (4, 8, 16) and one read at run time (32); sigma 1
+  // and the default.
   for (const int C : {4, 8, 16, 32})
+  for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{0}})
   for (const auto m : pspmv::all_mappings) {
     pspmv::AnalyzeOptions opt;
     opt.format = pspmv::Format::sell;
     opt.slice_height = C;
+    if (sigma > 0) opt.sigma = sigma;
     opt.mapping = m;
     opt.compress = false;
     const auto off = pspmv::analyze<Exec>(A, opt);
@@ -173,7 +270,9 @@ TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
     auto h0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
     auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
     for (std::int32_t i = 0; i < A.nrows; ++i)
-      ASSERT_EQ(h0(i), h1(i)) << "row " << i << " C=" << C << " " << pspmv::to_string(m);
+      ASSERT_EQ(h0(i), h1(i)) << "row " << i << " C=" << C << " sigma=" << sigma << " " << pspmv::to_string(m)
+                              << " ncols=" << A.ncols;
+  }
   }
 }
 

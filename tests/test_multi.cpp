@@ -166,15 +166,19 @@ TYPED_TEST(MultiTest, TallMatrixEveryVariant) {
   this->check_all_variants(rows_mixed<typename TestFixture::MValue, typename TestFixture::Offset>(517, 203), "517x203");
 }
 
-// Compressed slices beside wide ones (columns spanning more than 65,536), every mapping and
-// schedule: each slice's columns read in its own width.
+// Compressed slices beside wide and diagonal ones (columns spanning more than 65,536; a band),
+// every mapping and schedule: each slice's columns read in its own form.
 TYPED_TEST(MultiTest, CompressedAndWideSlices) {
   using V = typename TestFixture::MValue;
   using O = typename TestFixture::Offset;
   const std::int32_t ncols = 70000;  // row i % 40 == 17 reaches column ncols - 1 - i >= 69,600
   const auto A = from_rows<V, O>(400, ncols, [&](std::int32_t i) {
     std::vector<std::int32_t> c;
-    for (std::int32_t k = 0; k < 1 + i % 9; ++k) c.push_back((i * 3 + k * 5) % 60);
+    if (i >= 200 && i < 300) {
+      c = {i - 1, i, i + 3};  // a band: diagonal slices (no column per entry)
+    } else {
+      for (std::int32_t k = 0; k < 1 + i % 9; ++k) c.push_back((i * 3 + k * 5) % 60);
+    }
     if (i % 40 == 17) c.push_back(ncols - 1 - i);  // its slice spans > 65,536: kept wide
     std::sort(c.begin(), c.end());
     c.erase(std::unique(c.begin(), c.end()), c.end());
@@ -190,6 +194,8 @@ TYPED_TEST(MultiTest, CompressedAndWideSlices) {
       opt.compress = true;
       opt.mapping = m;
       opt.schedule = s;
+      if (m == pspmv::Mapping::thread_per_row && s == pspmv::Schedule::static_chunks)
+        ASSERT_GT(analyze_for<typename TestFixture::PlanT>(A, opt).sell().diagonal_slices, 0);
       this->check_plan(A, opt, "mixed spans " + pspmv::to_string(m) + "/" + pspmv::to_string(s));
     }
 }

@@ -171,8 +171,8 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
   KernelView<const MValue*, memory_space> values;
   KernelView<const std::int32_t*, memory_space> partition;
   KernelView<Value*, memory_space> partial;
-  /// Compressed plan (SellMatrix::compressed): base column per slice (-1: wide), compressed
-  /// entries before each slice, 16-bit offsets (as SellViews).
+  /// Compressed plan (SellMatrix::compressed): kind or base column per slice, the start of its
+  /// columns, 16-bit offsets (as SellViews).
   KernelView<const std::int32_t*, memory_space> col_base;
   KernelView<const std::int64_t*, memory_space> off_ptr;
   KernelView<const std::uint16_t*, memory_space> col_off;
@@ -198,8 +198,12 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
         const std::int64_t o = off_ptr(s) + lane;
         for (std::int64_t j = 0; j < n; j += C)
           this->add(sum, values(base + j), first + static_cast<std::int32_t>(col_off(o + j)));
+      } else if (first == sell_diagonal_slice) {
+        const std::int64_t o = off_ptr(s);
+        const std::int32_t row = perm(p);
+        for (std::int64_t j = 0; j < len; ++j) this->add(sum, values(base + j * C), row + col_idx(o + j));
       } else {
-        const std::int64_t w = base - off_ptr(s);
+        const std::int64_t w = off_ptr(s) + lane;
         for (std::int64_t j = 0; j < n; j += C) this->add(sum, values(base + j), col_idx(w + j));
       }
     } else {

@@ -5,8 +5,9 @@
 /// the row's length; the host slice kernel loads a slice's padded columns with the others and
 /// discards their products). y is written through the
 /// permutation (caller's row order) unless the plan keeps the permuted order.
-/// A compressed plan (SellMatrix::compressed) reads a slice's columns as base + 16-bit offset
-/// or, in a wide slice, as 32-bit columns; the same row and slice loops read both.
+/// A compressed plan (SellMatrix::compressed) reads a slice's columns as base + 16-bit offset,
+/// as 32-bit columns (a wide slice) or as the row plus the slice's pattern (a diagonal slice);
+/// the same row loop reads all three, the slice loop loads a diagonal slice's x contiguously.
 
 #include <Kokkos_Core.hpp>
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 
 #include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/matrix/sell.hpp"  // sell_wide_slice, sell_diagonal_slice
 
 namespace pspmv {
 namespace detail {
@@ -30,6 +32,17 @@ struct OffsetColumns {
   std::int32_t base;
   KOKKOS_INLINE_FUNCTION std::int32_t operator()(const std::int64_t k) const {
     return base + static_cast<std::int32_t>(off[k]);
+  }
+};
+
+/// Column of entry k (= j * C + lane) of a row at caller row `row` in a diagonal slice: the row
+/// plus the slice's offset d_j.
+struct DiagonalColumns {
+  const std::int32_t* d;
+  std::int32_t row;
+  int log2_c;
+  KOKKOS_INLINE_FUNCTION std::int32_t operator()(const std::int64_t k) const {
+    return row + d[k >> log2_c];
   }
 };
 
@@ -56,8 +69,8 @@ struct SellViews {
   KernelView<const std::int32_t*, memory_space> perm;
   KernelView<const std::int32_t*, memory_space> col_idx;
   KernelView<const MValue*, memory_space> values;
-  /// Compressed plan: base column per slice (-1: wide), compressed entries before each
-  /// slice, the 16-bit offsets (SellMatrix).
+  /// Compressed plan: kind or base column per slice (sell_wide_slice, sell_diagonal_slice or
+  /// >= 0), the start of its columns in col_off or col_idx, the 16-bit offsets (SellMatrix).
   KernelView<const std::int32_t*, memory_space> col_base;
   KernelView<const std::int64_t*, memory_space> off_ptr;
   KernelView<const std::uint16_t*, memory_space> col_off;
@@ -77,8 +90,8 @@ struct SellViews {
   bool compressed = false;  ///< columns as SellMatrix::compressed stores them
 
   /// Row at permuted position p: entry j at slice_ptr(p / C) + j * C + p % C (its column, in
-  /// a compressed plan, at off_ptr(p / C) + j * C + p % C of col_off, or in a wide slice at
-  /// slice_ptr - off_ptr + j * C + p % C of col_idx).
+  /// a compressed plan, at off_ptr(p / C) + j * C + p % C of col_off or of col_idx (narrow or
+  /// wide slice), or perm(p) + col_idx(off_ptr(p / C) + j) (diagonal slice)).
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t p) const {
     const std::int32_t s = p >> log2_c;
     const std::int32_t C = 1 << log2_c;
@@ -93,8 +106,11 @@ struct SellViews {
       if (first >= 0) {
         finish(p, gather_dot<Unroll, Value>(v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first}, x,
                                             std::int64_t{0}, end, C));
+      } else if (first == sell_diagonal_slice) {
+        finish(p, gather_dot<Unroll, Value>(v, DiagonalColumns{col_idx.data() + off_ptr(s), perm(p), log2_c}, x,
+                                            std::int64_t{0}, end, C));
       } else {
-        finish(p, gather_dot<Unroll, Value>(v, PointerAt<std::int32_t>{col_idx.data() + (base - off_ptr(s))}, x,
+        finish(p, gather_dot<Unroll, Value>(v, PointerAt<std::int32_t>{col_idx.data() + off_ptr(s) + lane}, x,
                                             std::int64_t{0}, end, C));
       }
       return;
@@ -202,14 +218,44 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     for (int r = 0; r < rows; ++r)
       if (len[r] >= 0) this->finish(first + r, acc[r]);
   }
+  /// A diagonal slice (SellMatrix: C rows of consecutive caller rows from perm(first), all of
+  /// the slice's width, entry j of row r at column perm(first) + r + d[j]): column j's x values
+  /// are C consecutive ones, loaded as a vector without a gather, and no row needs a mask.
+  template <int Fixed>
+  KOKKOS_INLINE_FUNCTION void diagonal_sum_of(const std::int32_t s, const std::int32_t* d) const {
+    constexpr int capacity = Fixed > 0 ? Fixed : max_c;
+    const int C = Fixed > 0 ? Fixed : 1 << this->log2_c;
+    const std::int32_t first = s << this->log2_c;
+    const std::int32_t width = this->slice_width(s);
+    const MValue* val = this->values.data() + this->slice_ptr(s);
+    const Value* x0 = this->x.data() + this->perm(first);
+    Value acc[capacity];
+    for (int r = 0; r < C; ++r) acc[r] = Value(0);
+    for (std::int32_t j = 0; j < width; ++j) {
+      const Value* xj = x0 + d[j];
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+      for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), xj[r], acc[r]);
+    }
+    for (int r = 0; r < C; ++r) this->finish(first + r, acc[r]);
+  }
+  KOKKOS_INLINE_FUNCTION void diagonal_sum(const std::int32_t s, const std::int32_t* d) const {
+    switch (this->log2_c) {
+      case 2: diagonal_sum_of<4>(s, d); return;
+      case 3: diagonal_sum_of<8>(s, d); return;
+      case 4: diagonal_sum_of<16>(s, d); return;
+      default: diagonal_sum_of<0>(s, d); return;
+    }
+  }
   KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
     const std::int64_t base = this->slice_ptr(s);
     if constexpr (Compressed) {
       const std::int32_t first = this->col_base(s);
       if (first >= 0)
         slice_sum(s, this->col_off.data() + this->off_ptr(s), this->x.data() + first);
+      else if (first == sell_diagonal_slice)
+        diagonal_sum(s, this->col_idx.data() + this->off_ptr(s));
       else
-        slice_sum(s, this->col_idx.data() + (base - this->off_ptr(s)), this->x.data());
+        slice_sum(s, this->col_idx.data() + this->off_ptr(s), this->x.data());
     } else {
       slice_sum(s, this->col_idx.data() + base, this->x.data());
     }

@@ -37,18 +37,25 @@
 /// NaN (0 * Inf = NaN) and moves the padding's bytes; ESB's bit mask costs a mask per
 /// column. The row-length bound costs 4 bytes per row and keeps CSR's exact semantics.
 ///
-/// Compressed columns (`compressed`, AnalyzeOptions::compress): a slice whose real entries'
-/// columns span less than 65,536 (max - min over the entries its rows hold, padding excluded)
-/// stores each entry's column as a 16-bit unsigned offset from the slice's base column
-/// col_base(s) (the smallest of them), in col_off; a wider slice keeps 32-bit columns, in
-/// col_idx, and has col_base(s) = -1 (the per-slice flag). Both arrays keep the slice layout
-/// (entry j of local row r at j * C + r from the slice's start): a compressed slice starts at
-/// off_ptr(s) in col_off, a wide one at slice_ptr(s) - off_ptr(s) in col_idx, so one offset
-/// array (off_ptr: the compressed entries before slice s) places both. An entry costs
-/// 2 + sizeof(Value) bytes instead of 4 + sizeof(Value); a slice costs 12 bytes more (its base
-/// and offset). The values, row lengths and permutation do not change, nor does the padding
-/// rule (offset 0, never read). The long-row CSR (split off, not split) keeps 32-bit columns.
-/// A compressed plan is built from the uncompressed one by compress_columns() (one function
+/// Compressed columns (`compressed`, AnalyzeOptions::compress): each slice stores its columns
+/// in one of three forms, named by col_base(s), and they start at off_ptr(s) in its array:
+/// - diagonal (col_base(s) = sell_diagonal_slice, -2): the slice holds C real rows of
+///   consecutive caller rows, all of its width, and entry j of every row r lies at column
+///   perm(first) + r + d_j (first: the slice's first position). Only the width offsets d_j are
+///   stored (32-bit, in col_idx), and a diagonal slice with the previous slice's pattern shares
+///   its d_j: an entry costs its value alone. Matrices of a stencil on a grid are made of such
+///   slices (the DIA format's idea, kept per slice so that any other slice keeps another form);
+///   the slice kernel loads x for them as C consecutive values, without a gather.
+/// - narrow (col_base(s) >= 0): the real entries' columns span less than 65,536 (max - min over
+///   the entries its rows hold, padding excluded); each entry's column is a 16-bit unsigned
+///   offset from the slice's base column col_base(s) (the smallest of them), in col_off.
+/// - wide (col_base(s) = sell_wide_slice, -1): 32-bit columns, in col_idx.
+/// Narrow and wide slices keep the slice layout (entry j of local row r at j * C + r from the
+/// slice's start). A narrow entry costs 2 + sizeof(Value) bytes instead of 4 + sizeof(Value);
+/// a slice costs 12 bytes more (its kind or base and its offset). The values, row lengths and
+/// permutation do not change, nor does the padding rule (offset 0, never read). The long-row
+/// CSR (split off, not split) keeps 32-bit columns. The compressed plan is built from the
+/// uncompressed one by compress_columns() (one function
 /// for the host and the device builds, so both give the same arrays bit for bit).
 
 #include <Kokkos_Core.hpp>
@@ -65,6 +72,11 @@
 
 namespace pspmv {
 
+/// SellMatrix::col_base of a compressed plan's slice kept with 32-bit columns.
+constexpr std::int32_t sell_wide_slice = -1;
+/// SellMatrix::col_base of a diagonal slice (columns: row + a per-slice pattern; file comment).
+constexpr std::int32_t sell_diagonal_slice = -2;
+
 /// A SELL-C-sigma matrix (see the file comment for the layout).
 template <class Value, class MemorySpace = Kokkos::HostSpace>
 struct SellMatrix {
@@ -80,10 +92,11 @@ struct SellMatrix {
   Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< npos: row (or nrows + piece) of permuted position
   Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size (compressed: the wide slices' entries)
   bool compressed = false;        ///< 16-bit column offsets in the slices whose span allows (file comment)
-  Kokkos::View<std::int32_t*, MemorySpace> col_base;     ///< compressed: nslices base columns (-1: a wide slice)
-  Kokkos::View<std::int64_t*, MemorySpace> off_ptr;      ///< compressed: nslices + 1, compressed entries before s
-  Kokkos::View<std::uint16_t*, MemorySpace> col_off;     ///< compressed: the compressed slices' column offsets
+  Kokkos::View<std::int32_t*, MemorySpace> col_base;     ///< compressed: nslices, base column (-1: wide, -2: diagonal)
+  Kokkos::View<std::int64_t*, MemorySpace> off_ptr;      ///< compressed: nslices, start in col_off or col_idx
+  Kokkos::View<std::uint16_t*, MemorySpace> col_off;     ///< compressed: the narrow slices' column offsets
   std::int64_t wide_slices = 0;   ///< compressed: slices kept with 32-bit columns
+  std::int64_t diagonal_slices = 0;  ///< compressed: slices of a column pattern relative to their rows
   Kokkos::View<Value*, MemorySpace> values;              ///< padded size
   std::int32_t npos = 0;          ///< permuted positions: nrows, plus the pieces of split long rows
   bool long_split = false;        ///< long rows split into pieces inside the slices (else the long-row CSR)
@@ -113,10 +126,11 @@ struct SellMatrix {
   }
   /// Stored entries whose column is a 16-bit offset (0 unless compressed).
   std::int64_t compressed_entries() const { return static_cast<std::int64_t>(col_off.extent(0)); }
-  /// Bytes of the same matrix uncompressed (4-byte columns, no base or offsets).
+  /// Bytes of the same matrix uncompressed (a 4-byte column per stored slice entry, no kinds or offsets).
   std::size_t uncompressed_bytes() const {
-    return bytes() + compressed_entries() * (sizeof(std::int32_t) - sizeof(std::uint16_t)) -
-           col_base.extent(0) * sizeof(std::int32_t) - off_ptr.extent(0) * sizeof(std::int64_t);
+    return bytes() + values.extent(0) * sizeof(std::int32_t) -
+           (col_idx.extent(0) + col_base.extent(0)) * sizeof(std::int32_t) -
+           col_off.extent(0) * sizeof(std::uint16_t) - off_ptr.extent(0) * sizeof(std::int64_t);
   }
 };
 
@@ -516,6 +530,7 @@ SellMatrix<Value, DstSpace> copy_to(const ExecSpace& space, const SellMatrix<Val
   D.long_split = S.long_split;
   D.compressed = S.compressed;
   D.wide_slices = S.wide_slices;
+  D.diagonal_slices = S.diagonal_slices;
   auto mirror = [&space](auto& dst, const auto& src, const char* label) {
     using V = std::decay_t<decltype(dst)>;
     dst = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), src.extent(0));
