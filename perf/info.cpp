@@ -39,6 +39,7 @@ nlohmann::json info_json(const Input& in, int lane_width) {
           {"empty_rows", s.empty_rows},
           {"column_spread", spread},
           {"narrow_share", s.narrow_share},
+          {"shift_share", s.shift_share},
           {"histogram", hist},
           {"lane_slots",
            {{"lane_width", ls.lane_width},
@@ -60,6 +61,8 @@ void print_info(const nlohmann::json& j) {
                            j["column_spread"].get<double>());
   std::cout << fmt::format("  nonzeros in {}-row blocks spanning < 65,536 columns (narrow share): {:.4f}\n",
                            pspmv::RowStats::span_block, j["narrow_share"].get<double>());
+  std::cout << fmt::format("  nonzeros in rows repeating the previous row's columns shifted by one (shift share): {:.4f}\n",
+                           j["shift_share"].get<double>());
   std::cout << "  histogram of row lengths:\n";
   long long most = 1;
   for (const auto& h : j["histogram"]) most = std::max(most, h["rows"].get<long long>());

@@ -394,3 +394,83 @@ TEST(CompressedStats, RuleNamesTheStatistic) {
   shape.stored = s.nnz;
   EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r5)));
 }
+
+// RowStats::shift_share: a band's rows repeat the previous row shifted by one except at its
+// edges, a stencil's interior rows do, scattered rows do not; absent unless the columns are given.
+TEST(CompressedStats, ShiftShare) {
+  const std::int32_t n = 5000;
+  const auto band = from_rows<double, std::int64_t>(n, n, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = std::max(0, i - 2); k <= std::min(n - 1, i + 2); ++k) c.push_back(k);
+    return c;
+  });
+  EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n).shift_share, -1.0);
+  // Rows 3 to n - 3 hold 5 entries each and repeat their predecessor (row 2 has 5 entries but
+  // row 1 only 4): (n - 5) rows of 5 entries over nnz = 5 n - 6.
+  EXPECT_NEAR(pspmv::compute_row_stats(band.row_ptr.data(), n, n, band.col_idx.data()).shift_share,
+              5.0 * (n - 5) / (5.0 * n - 6), 1e-12);
+  const auto scattered = from_rows<double, std::int64_t>(n, n, [&](std::int32_t i) {
+    return std::vector<std::int32_t>{static_cast<std::int32_t>((i * 7919LL) % n)};
+  });
+  EXPECT_EQ(pspmv::compute_row_stats(scattered.row_ptr.data(), n, n, scattered.col_idx.data()).shift_share, 0.0);
+  const auto s = pspmv::generate_stencil<double, std::int64_t>(20, 20, 20, 27);
+  const double share = pspmv::compute_row_stats(s.row_ptr.data(), s.nrows, s.ncols, s.col_idx.data()).shift_share;
+  EXPECT_GT(share, 0.5);
+  EXPECT_LT(share, 1.0);
+}
+
+// The diagonal-slice rule: a large matrix whose shifted-row share reaches the bar takes
+// compressed columns (on each space), whatever its narrow share; a smaller share, a small
+// matrix or compress = false does not; reason() names the statistic.
+TEST(CompressedStats, DiagonalRuleNamesTheStatistic) {
+  const auto check = [](auto traits) {
+    using Traits = decltype(traits);
+    pspmv::RowStats s;
+    s.nrows = 1 << 22;
+    s.nnz = std::int64_t{27} << 22;
+    s.narrow_share = 0.0;
+    s.shift_share = 0.9;
+    pspmv::SellShape shape;
+    shape.nslices = s.nrows / 8;
+    shape.stored = s.nnz;
+    const double csr = static_cast<double>((s.nrows + 1) * 8 + s.nnz * 12);
+    pspmv::AnalyzeOptions o;
+    pspmv::Reason r;
+    EXPECT_TRUE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r)));
+    EXPECT_NE(r.str().find("shifted by one: share 0.900 >= 0.50"), std::string::npos) << r.str();
+    s.shift_share = 0.4;
+    pspmv::Reason r2;
+    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r2)));
+    s.shift_share = 0.9;
+    pspmv::Reason r3;
+    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), 1e6, r3)));
+    o.compress = false;
+    pspmv::Reason r4;
+    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r4)));
+    EXPECT_TRUE((pspmv::detail::diagonal_rows<Traits>(s, o, csr).empty()));
+  };
+  check(pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>{});
+#if defined(KOKKOS_ENABLE_CUDA)
+  check(pspmv::ExecTraits<Kokkos::Cuda>{});
+#endif
+}
+
+// A stencil beyond diagonal_min_bytes: the automatic plan is a compressed SELL plan made mostly
+// of diagonal slices, its reason names the shifted-row share, and it matches the reference;
+// with compress = false it is not compressed.
+TYPED_TEST(CompressedTest, LargeStencilTakesDiagonalSlices) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  const auto A = pspmv::generate_stencil<V, O>(72, 72, 72, 27);  // 9.2M entries: 74 MB in f32
+  ASSERT_GE(static_cast<std::int64_t>(A.bytes()), pspmv::ExecTraits<Exec>::diagonal_min_bytes);
+  const auto plan = pspmv::analyze<Exec>(A);
+  EXPECT_EQ(plan.format(), pspmv::Format::sell) << plan.reason();
+  EXPECT_TRUE(plan.compressed()) << plan.reason();
+  EXPECT_GT(2 * plan.sell().diagonal_slices, plan.sell().nslices()) << plan.reason();
+  EXPECT_NE(plan.reason().find("shifted by one"), std::string::npos) << plan.reason();
+  this->check(A, {}, 1.5, 0.0, "stencil27:72 automatic");
+  pspmv::AnalyzeOptions off;
+  off.compress = false;
+  EXPECT_FALSE(pspmv::analyze<Exec>(A, off).compressed());
+}

@@ -382,10 +382,10 @@ TEST(PlanInput, ResidentRowStatisticsAreTheHostOnes) {
                    .has_value());
 }
 
-// The narrow-column share that decides compression, computed in the space's memory for a
-// resident CSR, equals the host pass's, on blocks of narrow, wide and mixed column spans; a
+// The narrow-column and shifted-row shares that decide compression, computed in the space's
+// memory for a resident CSR, equal the host pass's, on blocks of narrow, wide and mixed column spans; a
 // transpose of a resident CSR is refused.
-TEST(PlanInput, ResidentNarrowShareIsTheHostOne) {
+TEST(PlanInput, ResidentColumnSharesAreTheHostOnes) {
   const std::int32_t n = 5000, ncols = 300000;
   const auto A = [&] {
     std::vector<std::int64_t> rp(1, 0);
@@ -400,11 +400,17 @@ TEST(PlanInput, ResidentNarrowShareIsTheHostOne) {
     }
     return pspmv::make_csr<double, std::int64_t, std::int32_t>(n, ncols, rp, ci, v);
   }();
-  const double host = pspmv::matrix_facts(A, 32, false, true).stats.narrow_share;
-  const double resident = pspmv::detail::narrow_share_on(Exec(), pspmv::copy_to<Mem>(A));
-  EXPECT_GT(host, 0.0);
-  EXPECT_LT(host, 1.0);
-  EXPECT_EQ(resident, host);
+  const pspmv::RowStats host = pspmv::matrix_facts(A, 32, false, true).stats;
+  pspmv::RowStats resident;
+  pspmv::detail::column_shares_on(Exec(), pspmv::copy_to<Mem>(A), resident);
+  EXPECT_GT(host.narrow_share, 0.0);
+  EXPECT_LT(host.narrow_share, 1.0);
+  EXPECT_EQ(resident.narrow_share, host.narrow_share);
+  // Rows of one entry at column i % 1000 repeat the previous row shifted by one, except at
+  // i % 1000 == 0 and beside the rows with a far column.
+  EXPECT_GT(host.shift_share, 0.9);
+  EXPECT_LT(host.shift_share, 1.0);
+  EXPECT_EQ(resident.shift_share, host.shift_share);
   pspmv::AnalyzeOptions t;
   t.operation = pspmv::Operation::transpose;
   using PlanT = pspmv::Plan<Exec, double, std::int64_t>;

@@ -34,9 +34,11 @@ struct AnalyzeOptions {
   std::optional<bool> sell_long_split;   ///< SELL: cut long rows into pieces inside the slices (true) or keep them
                                          ///< in a lane-shared CSR part (false); empty: ExecTraits::sell_long_split.
                                          ///< keep_permuted needs false (a piece has no row of its own)
-  std::optional<bool> compress;         ///< SELL: 16-bit column offsets from a per-slice base where a slice's
-                                         ///< columns span < 65,536 (true), 32-bit columns (false); empty: chosen
-                                         ///< (ExecTraits::compress_min_bytes, compress_min_share). Needs SELL
+  std::optional<bool> compress;         ///< SELL: compressed columns (true: each slice diagonal, no column per
+                                         ///< entry, or 16-bit offsets from a per-slice base where its columns
+                                         ///< span < 65,536, else 32-bit; SellMatrix), 32-bit columns (false);
+                                         ///< empty: chosen (ExecTraits::diagonal_min_share, diagonal_min_bytes,
+                                         ///< compress_min_bytes, compress_min_share). Needs SELL
   double sell_memory_limit = 0;          ///< automatic format: SELL only if its bytes <= this x CSR bytes; 0: ExecTraits (1.1)
   std::optional<Mapping> mapping;        ///< force thread_per_row or team_per_row
   std::optional<Schedule> schedule;      ///< force a schedule
@@ -85,7 +87,7 @@ struct LaunchParams {
   int long_vector_length = 1;           ///< SELL long-row kernel: lanes per row
   bool long_split = false;              ///< SELL: long rows cut into pieces inside the slices
   std::int64_t long_pieces = 0;         ///< SELL, split: number of pieces
-  bool compressed = false;              ///< SELL: 16-bit column offsets in the slices whose span allows
+  bool compressed = false;              ///< SELL: compressed columns (diagonal slices, 16-bit offsets; SellMatrix)
 };
 
 }  // namespace pspmv

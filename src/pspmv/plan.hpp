@@ -487,7 +487,7 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
     if (!spread) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
   facts_ = on_space ? *std::move(on_space)
                     : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory);
-  if (span && !host_memory) facts_.stats.narrow_share = detail::narrow_share_on(space, A);
+  if (span && !host_memory) detail::column_shares_on(space, A, facts_.stats);
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;

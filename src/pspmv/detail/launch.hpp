@@ -22,7 +22,7 @@ namespace detail {
 /// Kokkos Tools names of a plan's kernels, fixed at analyze time (multiply() builds no string).
 struct Labels {
   std::string kernel;  ///< e.g. "pspmv::csr_thread_per_row::static_chunks" ("::compressed" appended for
-                       ///< a SELL plan with 16-bit column offsets)
+                       ///< a SELL plan with compressed columns)
   std::string long_rows;  ///< SELL long rows: "pspmv::sell_long_rows" or "pspmv::sell_combine_pieces"
 };
 

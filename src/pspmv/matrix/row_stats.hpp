@@ -53,6 +53,12 @@ struct RowStats {
   /// sigma <= span_block) store 16-bit column offsets (SellMatrix::compressed). Computed in
   /// the row-statistics pass when compute_row_stats() is given the columns; -1 when not.
   double narrow_share = -1;
+  /// Share of the nonzeros in rows that repeat the previous row's columns shifted by one (the
+  /// same length, at least 1; entry j at the previous row's column j plus 1): the rows of a
+  /// stencil on a grid or of a band, away from its edges. Runs of such rows make the diagonal
+  /// slices of a compressed SELL plan (SellMatrix: no column stored per entry). Computed with
+  /// narrow_share, in the same pass; -1 when not.
+  double shift_share = -1;
   /// Rows per aligned block of narrow_share (a multiple of every SELL C, at least any sigma it covers).
   static constexpr std::int64_t span_block = 1024;
   /// Label of bucket b of the histogram, e.g. "0", "1", "2-3", "4-7".
@@ -97,8 +103,20 @@ inline std::size_t length_bucket(std::int64_t len) {
 
 /// The statistics pass's sums over one piece of rows: integers (exact in any order) except
 /// the column-spread sum, which is kept per piece and added in piece order.
+/// Entries of row i (> 0) if it repeats row i - 1's columns shifted by one (RowStats::
+/// shift_share), else 0. row_ptr(k) and col(k) read the CSR (pointers or Views, host or device).
+template <class RowPtr, class Col>
+KOKKOS_INLINE_FUNCTION std::int64_t shifted_entries(const RowPtr& row_ptr, const Col& col, const std::int64_t i) {
+  const std::int64_t b = static_cast<std::int64_t>(row_ptr(i)), e = static_cast<std::int64_t>(row_ptr(i + 1)),
+                     pb = static_cast<std::int64_t>(row_ptr(i - 1));
+  if (e == b || e - b != b - pb) return 0;
+  for (std::int64_t k = 0; k < e - b; ++k)
+    if (col(b + k) != col(pb + k) + 1) return 0;
+  return e - b;
+}
+
 struct FactsPart {
-  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, sum = 0;
+  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, shifted = 0, sum = 0;
   /// sum of len^2 over rows of fewer than 2^31 entries, in two 32-bit halves of each term
   /// (len^2 < 2^62; a piece of 2^16 rows keeps either half's sum below 2^48): exact without
   /// 128-bit integers. Longer rows (64-bit offsets) go to sum2_long: exact for rows of fewer
@@ -114,7 +132,8 @@ struct FactsPart {
 /// What the statistics pass computes: RowStats always; lane slots at lane_width when it divides
 /// host_piece (a lane group never straddles two pieces; else lane_slots holds no counts, and
 /// matrix_facts() computes them apart);
-/// RowStats::narrow_share with `span` and RowStats::col_spread with `spread` (both read col_idx).
+/// RowStats::narrow_share and shift_share with `span`, RowStats::col_spread with `spread` (both
+/// read col_idx).
 struct FactsRequest {
   int lane_width = 0;  ///< 0: no lane slots
   bool span = false, spread = false;
@@ -217,6 +236,9 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
             hi = col_idx[k] > hi ? col_idx[k] : hi;
           }
           if (hi < 0 || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) p.narrow += ke - kb;
+          const auto rp = [row_ptr](std::int64_t k) { return row_ptr[k]; };
+          const auto ci = [col_idx](std::int64_t k) { return col_idx[k]; };
+          for (std::int64_t i = g > 0 ? g : 1; i < ge; ++i) p.shifted += shifted_entries(rp, ci, i);
         }
         if (spread) {
           double block = 0;  // the block's rows in order, then the block into the piece's sum
@@ -230,7 +252,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     parts[static_cast<std::size_t>(piece)] = p;
   });
   FactsTotals t;
-  std::int64_t narrow = 0;
+  std::int64_t narrow = 0, shifted = 0;
   long double spread_sum = 0;
   std::size_t buckets = 0;
   for (const FactsPart& p : parts) buckets = std::max(buckets, p.buckets);
@@ -242,13 +264,17 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     t.sum += p.sum;
     t.sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo) + p.sum2_long;
     narrow += p.narrow;
+    shifted += p.shifted;
     spread_sum += p.spread;
     t.thread_slots += p.thread_slots;
     t.team_slots += p.team_slots;
     for (std::size_t b = 0; b < p.buckets; ++b) t.histogram[b] += p.histogram[b];
   }
   finish_facts(f, t, W > 0);
-  if (want.span) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
+  if (want.span) {
+    s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
+    s.shift_share = s.nnz > 0 ? static_cast<double>(shifted) / static_cast<double>(s.nnz) : 0.0;
+  }
   if (want.spread) s.col_spread = spread ? static_cast<double>(spread_sum / static_cast<long double>(s.nnz)) : 0.0;
   return f;
 }
@@ -256,7 +282,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
 
 /// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
 /// parallel over pieces of rows (detail::facts_pass). With col_idx (nnz entries, host memory),
-/// the same pass also reads the columns for RowStats::narrow_share.
+/// the same pass also reads the columns for RowStats::narrow_share and shift_share.
 template <class Offset>
 RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols,
                            const std::int32_t* col_idx = nullptr) {
@@ -371,7 +397,7 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
 }
 
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in
-/// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share; with
+/// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share and shift_share; with
 /// `with_spread`, RowStats::col_spread.
 template <class Csr>
 MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false) {

@@ -118,11 +118,12 @@ std::optional<MatrixFacts> matrix_facts_on(const ExecSpace& space, const Csr& A,
   return f;
 }
 
-/// RowStats::narrow_share of a CSR in `space`'s memory, computed there: the nonzeros of the
-/// aligned blocks of RowStats::span_block rows whose columns span less than 65,536, over nnz
-/// (the same blocks and test as compute_row_stats on the host).
+/// RowStats::narrow_share and shift_share of a CSR in `space`'s memory, computed there: the
+/// nonzeros of the aligned blocks of RowStats::span_block rows whose columns span less than
+/// 65,536, and those of the rows that repeat the previous row's columns shifted by one, over
+/// nnz (the same blocks and tests as compute_row_stats on the host).
 template <class ExecSpace, class Csr>
-double narrow_share_on(const ExecSpace& space, const Csr& A) {
+void column_shares_on(const ExecSpace& space, const Csr& A, RowStats& s) {
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Offset = typename Csr::offset_type;
   const auto row_ptr = A.row_ptr;
@@ -148,8 +149,13 @@ double narrow_share_on(const ExecSpace& space, const Csr& A) {
         });
       },
       narrow);
+  std::int64_t shifted = 0;
+  Kokkos::parallel_reduce(
+      "pspmv::shift_share", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 1, nrows > 1 ? nrows : 1),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += shifted_entries(row_ptr, col_idx, i); }, shifted);
   const auto nnz = static_cast<std::int64_t>(A.nnz());
-  return nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
+  s.narrow_share = nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
+  s.shift_share = nnz > 0 ? static_cast<double>(shifted) / static_cast<double>(nnz) : 0.0;
 }
 
 }  // namespace detail

@@ -130,8 +130,9 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
 /// nrows rows, nnz entries and csr_bytes under `o` on `concurrency` threads: the column spread
 /// where the host's scattered-columns rule can fire (no forced format, a CSR of
 /// scattered_sell_bytes_per_thread a thread or more, rows of scattered_sell_min_mean entries or
-/// more on average: its mean is exact from the sizes), the narrow-column share where the plan
-/// can be a SELL plan of compress_min_bytes or more with compression left to the rule.
+/// more on average: its mean is exact from the sizes), the narrow-column and shifted-row shares
+/// where the plan can be a SELL plan of compress_min_bytes or diagonal_min_bytes or more with
+/// compression left to the rules.
 /// analyze() reads col_idx for them only where one is wanted (RowStats keeps -1 otherwise): on
 /// shorter-rowed or smaller host matrices the statistics are a pass over row_ptr alone.
 template <class Traits>
@@ -145,12 +146,28 @@ FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, st
                 mean >= Traits::scattered_sell_min_mean;
   const bool may_sell = o.format ? *o.format == Format::sell
                                  : o.keep_permuted || o.compress.value_or(false) || want.spread || Traits::prefer_sell;
-  want.span = may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes;
+  // The diagonal-slice rule (choose_format on a host, choose_compress) can fire.
+  const bool diagonal = !o.compress && (!o.format || *o.format == Format::sell) && csr_bytes >= Traits::diagonal_min_bytes;
+  want.span = (may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes) || diagonal;
   return want;
 }
 
+/// The diagonal-slice rule: compression not forced either way, a CSR of diagonal_min_bytes or
+/// more and a shifted-row share (RowStats::shift_share) of diagonal_min_share or more. Returns
+/// the reason's words where it holds, else nothing.
+template <class Traits>
+std::string diagonal_rows(const RowStats& s, const AnalyzeOptions& o, double csr_bytes) {
+  if (o.compress || csr_bytes < static_cast<double>(Traits::diagonal_min_bytes) ||
+      s.shift_share < Traits::diagonal_min_share)
+    return {};
+  return "rows repeating the previous row's columns shifted by one: share " + fixed(s.shift_share, 3) +
+         " >= " + fixed(Traits::diagonal_min_share, 2) + ", CSR " +
+         std::to_string(static_cast<std::int64_t>(csr_bytes) >> 20) + " MiB >= " +
+         std::to_string(Traits::diagonal_min_bytes >> 20) + " MiB";
+}
+
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
-/// scattered-columns rule) and its bytes stay within the memory limit.
+/// scattered-columns or diagonal-slice rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
 Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
                      const AnalyzeOptions& o, const SellParams& sp, SellShape& shape, SellOrder& order,
@@ -216,6 +233,8 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                            fixed(Traits::scattered_sell_spread, 2) + ", mean row " + fixed(s.mean, 1) +
                            " >= " + fixed(Traits::scattered_sell_min_mean, 0) + "): ",
                        "");
+  if (const std::string why = diagonal_rows<Traits>(s, o, csr_bytes); !why.empty())
+    return sell_within(limit, why + ": ", "");
   if (large && s.mean < Traits::scattered_sell_min_mean)
     reason.add(Decision::format, "host default: CSR (mean row " + fixed(s.mean, 1) + " < " +
                                      fixed(Traits::scattered_sell_min_mean, 0) +
@@ -228,7 +247,8 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
   return Format::csr;
 }
 
-/// The compression rule of a SELL plan: forced, or 16-bit column offsets when the CSR is large
+/// The compression rule of a SELL plan: forced; or the diagonal-slice rule (diagonal_rows); or
+/// 16-bit column offsets when the CSR is large
 /// enough to be bandwidth-bound (ExecTraits::compress_min_bytes), enough of its nonzeros lie in
 /// row blocks of narrow column span (RowStats::narrow_share >= compress_min_share) and the
 /// compressed plan, estimated from that share, stays within the CSR bytes.
@@ -236,9 +256,13 @@ template <class Traits, class Value>
 bool choose_compress(const RowStats& s, const AnalyzeOptions& o, const SellShape& shape, std::int32_t nrows,
                      double csr_bytes, Reason& reason) {
   if (o.compress) {
-    reason.add(Decision::format, *o.compress ? "compression forced: 16-bit column offsets"
+    reason.add(Decision::format, *o.compress ? "compression forced: each slice diagonal, 16-bit offsets or 32-bit"
                                              : "compression off: 32-bit columns");
     return *o.compress;
+  }
+  if (const std::string why = diagonal_rows<Traits>(s, o, csr_bytes); !why.empty()) {
+    reason.add(Decision::format, why + ": compressed columns (diagonal slices store none per entry)");
+    return true;
   }
   if constexpr (Traits::compress_min_bytes == std::numeric_limits<std::int64_t>::max()) {
     (void)s, (void)shape, (void)nrows, (void)csr_bytes;
