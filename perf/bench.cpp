@@ -140,7 +140,8 @@ Command add_bench(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember({"split", "warp"}));
   sub->add_option("--compress", bo.compress_modes,
-                  "SELL columns: on (16-bit offsets from a per-slice base where a slice spans < 65,536 columns) | "
+                  "SELL columns: on (per slice: diagonal, no column per entry; 16-bit offsets from a base where it "
+                  "spans < 65,536 columns; else 32-bit) | "
                   "off (32-bit); several: each SELL variant (and auto) once per mode (default: the plan's choice)")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));

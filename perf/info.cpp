@@ -22,9 +22,10 @@ struct InfoOptions {
   std::int64_t sigma = 1;
 };
 
-nlohmann::json info_json(const Input& in, int lane_width) {
+/// The row statistics of A; the diagonal share over blocks of `diagonal_block` rows (--slice).
+nlohmann::json info_json(const Input& in, int lane_width, int diagonal_block) {
   const auto& A = in.A;
-  const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols, A.col_idx.data());
+  const auto s = pspmv::compute_row_stats(A.row_ptr.data(), A.nrows, A.ncols, A.col_idx.data(), diagonal_block);
   const double spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   const auto ls = pspmv::compute_lane_slots(A.row_ptr.data(), A.nrows, lane_width);
   nlohmann::json hist = nlohmann::json::array();
@@ -39,7 +40,8 @@ nlohmann::json info_json(const Input& in, int lane_width) {
           {"empty_rows", s.empty_rows},
           {"column_spread", spread},
           {"narrow_share", s.narrow_share},
-          {"shift_share", s.shift_share},
+          {"diagonal_share", s.diagonal_share},
+          {"diagonal_block", s.diagonal_block},
           {"histogram", hist},
           {"lane_slots",
            {{"lane_width", ls.lane_width},
@@ -61,8 +63,8 @@ void print_info(const nlohmann::json& j) {
                            j["column_spread"].get<double>());
   std::cout << fmt::format("  nonzeros in {}-row blocks spanning < 65,536 columns (narrow share): {:.4f}\n",
                            pspmv::RowStats::span_block, j["narrow_share"].get<double>());
-  std::cout << fmt::format("  nonzeros in rows repeating the previous row's columns shifted by one (shift share): {:.4f}\n",
-                           j["shift_share"].get<double>());
+  std::cout << fmt::format("  nonzeros in {}-row blocks of rows each the previous one shifted by one (diagonal share): {:.4f}\n",
+                           j["diagonal_block"].get<long long>(), j["diagonal_share"].get<double>());
   std::cout << "  histogram of row lengths:\n";
   long long most = 1;
   for (const auto& h : j["histogram"]) most = std::max(most, h["rows"].get<long long>());
@@ -133,7 +135,7 @@ int run(const InfoOptions& o) {
   const auto inputs = gather_inputs(o.inputs, "info: give a FILE or --gen SPEC");
   if (!o.json) std::cout << "host code: " << host_build() << "\n";
   for (const auto& in : inputs) {
-    auto j = info_json(in, o.lane_width);
+    auto j = info_json(in, o.lane_width, o.slice);
     j["host_isa"] = host_build();
     if (std::find(o.formats.begin(), o.formats.end(), "sell") != o.formats.end()) j["sell"] = sell_json(in.A, o.slice, o.sigma);
     if (o.json) {

@@ -438,6 +438,7 @@ void expect_same_sell_views(const H& h, const D& d, const std::string& where) {
   EXPECT_TRUE(same_view(h.piece_ptr, d.piece_ptr, "piece_ptr"));
   EXPECT_EQ(h.compressed, d.compressed);
   EXPECT_EQ(h.wide_slices, d.wide_slices);
+  EXPECT_EQ(h.diagonal_slices, d.diagonal_slices);
   EXPECT_TRUE(same_view(h.col_base, d.col_base, "col_base"));
   EXPECT_TRUE(same_view(h.off_ptr, d.off_ptr, "off_ptr"));
   EXPECT_TRUE(same_view(h.col_off, d.col_off, "col_off"));
@@ -520,20 +521,23 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     }
   }
   // Compressed columns: the host's and the space's compression of the same SELL agree bit for
-  // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide).
-  {
-    const auto W = irregular<double, std::int32_t>(6007, 150000, 9);
+  // bit, on a matrix whose slices straddle the 16-bit span (some compressed, some wide), and on
+  // a 27-point stencil (diagonal slices, some sharing their pattern, beside narrow ones).
+  for (const bool stencil : {false, true}) {
+    const auto W = stencil ? pspmv::generate_stencil<double, std::int32_t>(70, 9, 11, 27)
+                           : irregular<double, std::int32_t>(6007, 150000, 9);
     const auto dW = pspmv::copy_to<Mem>(W);
     for (const int C : {4, 32})
       for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C} * 32})
         for (const std::int64_t T : {0, 16})
           for (const bool split : {false, true}) {
             if (T == 0 && split) continue;
-            const std::string where = "compressed C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
+            const std::string where = std::string(stencil ? "stencil " : "") + "compressed C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
                                       " long=" + std::to_string(T) + (split ? " split" : "");
             auto H = pspmv::csr_to_sell(W, C, sigma, T, split);
             pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), H);
             ASSERT_TRUE(H.compressed);
+            if (stencil && C == 4 && T == 0) ASSERT_GT(H.diagonal_slices, 0) << where;
             auto D = pspmv::csr_to_sell_on(Exec(), dW, C, sigma, T, split);
             pspmv::compress_columns(Exec(), D);
             expect_same_sell_views(H, D, where);

@@ -400,17 +400,20 @@ TEST(PlanInput, ResidentColumnSharesAreTheHostOnes) {
     }
     return pspmv::make_csr<double, std::int64_t, std::int32_t>(n, ncols, rp, ci, v);
   }();
-  const pspmv::RowStats host = pspmv::matrix_facts(A, 32, false, true).stats;
-  pspmv::RowStats resident;
-  pspmv::detail::column_shares_on(Exec(), pspmv::copy_to<Mem>(A), resident);
-  EXPECT_GT(host.narrow_share, 0.0);
-  EXPECT_LT(host.narrow_share, 1.0);
-  EXPECT_EQ(resident.narrow_share, host.narrow_share);
   // Rows of one entry at column i % 1000 repeat the previous row shifted by one, except at
-  // i % 1000 == 0 and beside the rows with a far column.
-  EXPECT_GT(host.shift_share, 0.9);
-  EXPECT_LT(host.shift_share, 1.0);
-  EXPECT_EQ(resident.shift_share, host.shift_share);
+  // i % 1000 == 0 and beside the rows with a far column: most blocks are diagonal.
+  for (const int D : {4, 8, 32}) {
+    const pspmv::RowStats host = pspmv::matrix_facts(A, 32, false, true, D).stats;
+    pspmv::RowStats resident;
+    pspmv::detail::column_shares_on(Exec(), pspmv::copy_to<Mem>(A), resident, true, D);
+    EXPECT_GT(host.narrow_share, 0.0);
+    EXPECT_LT(host.narrow_share, 1.0);
+    EXPECT_EQ(resident.narrow_share, host.narrow_share);
+    EXPECT_GT(host.diagonal_share, 0.8) << "D=" << D;
+    EXPECT_LT(host.diagonal_share, 1.0) << "D=" << D;
+    EXPECT_EQ(resident.diagonal_share, host.diagonal_share) << "D=" << D;
+    EXPECT_EQ(resident.diagonal_block, D);
+  }
   pspmv::AnalyzeOptions t;
   t.operation = pspmv::Operation::transpose;
   using PlanT = pspmv::Plan<Exec, double, std::int64_t>;

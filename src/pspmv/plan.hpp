@@ -200,7 +200,7 @@ class Plan {
   double compression_ratio() const {
     return matrix_bytes() > 0 ? static_cast<double>(csr_bytes_) / static_cast<double>(matrix_bytes()) : 1.0;
   }
-  /// SELL: whether the columns are compressed (16-bit offsets where a slice's span allows).
+  /// SELL: whether the columns are compressed (per slice diagonal, 16-bit offsets or 32-bit; SellMatrix).
   bool compressed() const { return storage_.sell.compressed; }
   /// Whether this plan was built from A's storage (same sizes and row_ptr array); cheap, and
   /// says nothing about A's entries (see matches()).
@@ -321,9 +321,9 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   }
   const HostCsr<MatrixValue, Offset>& M = d.op(A);
   t = clock::now();
-  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
-  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span);
+  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span, want.diagonal_block);
   d.phases.statistics = seconds(t);
   t = clock::now();
   d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, M, d.facts, o, &d.order);
@@ -354,12 +354,13 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   if (o.operation == Operation::transpose) d.transposed = transpose(A);
   // `like` read the columns only for what its own options could use: another choice may want more.
   const auto& M = d.op(A);
-  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
   const RowStats& had = like.facts_.stats;
-  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0)) {
+  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0) ||
+      (want.diagonal_block > 0 && had.diagonal_block != want.diagonal_block)) {
     const auto t = std::chrono::steady_clock::now();
-    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span);
+    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span, want.diagonal_block);
     d.phases.statistics = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }
   detail::KnownSell known;
@@ -471,7 +472,7 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   constexpr bool host_memory = std::is_same<memory_space, Kokkos::HostSpace>::value;
   if (A.row_ptr.extent(0) == 0)
     throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
-  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>>(
+  const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, A.nrows, static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.bytes()), space.concurrency());
   const bool spread = want.spread;
   const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A, spread);
@@ -486,8 +487,10 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   if constexpr (!host_memory)
     if (!spread) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
   facts_ = on_space ? *std::move(on_space)
-                    : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory);
-  if (span && !host_memory) detail::column_shares_on(space, A, facts_.stats);
+                    : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory,
+                                   host_memory ? want.diagonal_block : 0);
+  if (!host_memory && (span || want.diagonal_block > 0))
+    detail::column_shares_on(space, A, facts_.stats, span, want.diagonal_block);
   ph.statistics = seconds(t);
   t = clock::now();
   detail::SellOrder order;

@@ -112,12 +112,12 @@ struct ExecTraits {
   /// ...and at least this share of its nonzeros lies in row blocks of narrow column span
   /// (RowStats::narrow_share).
   static constexpr double compress_min_share = 0.5;
-  /// A matrix of at least diagonal_min_bytes whose rows repeat the previous row's columns
-  /// shifted by one for at least diagonal_min_share of its nonzeros (RowStats::shift_share: a
-  /// stencil, a band) takes a compressed SELL plan: its diagonal slices store no column per
-  /// entry (SellMatrix). On this Xeon host, stencil27:100 and stencil7:200 (f64) ran 1.10x and
-  /// 1.11x faster than MKL's optimized product, against 0.47x for the CSR plan before
-  /// (perf/results/h200.md).
+  /// A matrix of at least diagonal_min_bytes with a diagonal share (RowStats::diagonal_share over
+  /// blocks of the plan's slice height: a stencil, a band) of at least diagonal_min_share takes
+  /// a compressed SELL plan: its diagonal slices store no column per entry (SellMatrix). On the
+  /// H200's Xeon host, stencil27:100 and stencil7:200 (f64) ran 1.10x and 1.11x faster than MKL's
+  /// optimized product, against 0.47x for the CSR plan before (perf/results/h200.md, "Diagonal
+  /// slices"; stencil27:100's compressed plan, 231 MB, fits that host's 300 MB L3, its CSR not).
   static constexpr std::int64_t diagonal_min_bytes = compress_min_bytes;
   static constexpr double diagonal_min_share = 0.5;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
@@ -178,15 +178,17 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// SELL thread-per-row is a lane per row (consecutive lanes read consecutive addresses).
   static constexpr bool sell_slice_columns = false;
   static constexpr double sell_memory_limit = 1.1;
-  /// No compressed columns by default: on the H200 every SELL plan of the large set ran 0-18%
+  /// No 16-bit column offsets by default: on the H200 every SELL plan of the large set ran 0-18%
   /// slower with 16-bit offsets than with 32-bit columns, in f64 and f32 (docs/selection.md).
-  /// A caller may still ask for them (AnalyzeOptions::compress).
+  /// A caller may still ask for them (AnalyzeOptions::compress). Stencil-like matrices are
+  /// compressed for their diagonal slices (diagonal_min_bytes, below).
   static constexpr std::int64_t compress_min_bytes = std::numeric_limits<std::int64_t>::max();
   /// Unused while compress_min_bytes is never reached (kept for the rule's form).
   static constexpr double compress_min_share = 0.5;
   /// Compressed columns where diagonal slices pay (as on a host: a matrix beyond the H200's
-  /// 60 MiB L2 whose shifted-row share is at least one half): on the H200, stencil27:120 ran
-  /// 1.08x (f64) and 1.27x (f32) faster compressed, stencil7:256 1.08x and 1.12x.
+  /// 60 MiB L2 whose diagonal share over blocks of a slice, 32 rows, is at least one half): on
+  /// the H200, stencil27:120 ran 1.08x (f64) and 1.27x (f32) faster compressed, stencil7:256
+  /// 1.08x and 1.12x (perf/results/h200.md, "Diagonal slices").
   static constexpr std::int64_t diagonal_min_bytes = std::int64_t{64} << 20;
   static constexpr double diagonal_min_share = 0.5;
   /// Irregular rows (thread-per-row CSR below irregular_useful_share useful lane-slots) may take

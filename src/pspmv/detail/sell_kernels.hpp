@@ -228,11 +228,11 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     const std::int32_t first = s << this->log2_c;
     const std::int32_t width = this->slice_width(s);
     const MValue* val = this->values.data() + this->slice_ptr(s);
-    const Value* x0 = this->x.data() + this->perm(first);
+    const std::int64_t row0 = this->perm(first);
     Value acc[capacity];
     for (int r = 0; r < C; ++r) acc[r] = Value(0);
     for (std::int32_t j = 0; j < width; ++j) {
-      const Value* xj = x0 + d[j];
+      const Value* xj = this->x.data() + (row0 + d[j]);  // row0 + d_j: the column of row 0's entry j
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
       for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), xj[r], acc[r]);
     }
@@ -247,7 +247,6 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     }
   }
   KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
-    const std::int64_t base = this->slice_ptr(s);
     if constexpr (Compressed) {
       const std::int32_t first = this->col_base(s);
       if (first >= 0)
@@ -257,7 +256,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
       else
         slice_sum(s, this->col_idx.data() + this->off_ptr(s), this->x.data());
     } else {
-      slice_sum(s, this->col_idx.data() + base, this->x.data());
+      slice_sum(s, this->col_idx.data() + this->slice_ptr(s), this->x.data());
     }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { columns(s); }

@@ -53,12 +53,15 @@ struct RowStats {
   /// sigma <= span_block) store 16-bit column offsets (SellMatrix::compressed). Computed in
   /// the row-statistics pass when compute_row_stats() is given the columns; -1 when not.
   double narrow_share = -1;
-  /// Share of the nonzeros in rows that repeat the previous row's columns shifted by one (the
-  /// same length, at least 1; entry j at the previous row's column j plus 1): the rows of a
-  /// stencil on a grid or of a band, away from its edges. Runs of such rows make the diagonal
-  /// slices of a compressed SELL plan (SellMatrix: no column stored per entry). Computed with
-  /// narrow_share, in the same pass; -1 when not.
-  double shift_share = -1;
+  /// Share of the nonzeros in aligned blocks of diagonal_block rows whose rows after the first
+  /// each repeat the previous row's columns shifted by one (the same length, at least 1; entry j
+  /// at the previous row's column j plus 1): the nonzeros that a compressed SELL plan of slice
+  /// height C = diagonal_block, unsorted, holds in diagonal slices (SellMatrix: no column stored
+  /// per entry). A stencil on a grid or a band, away from its edges. Computed in the pass of
+  /// narrow_share where a block height is asked for (compute_row_stats with col_idx and a block,
+  /// matrix_facts); -1 when not.
+  double diagonal_share = -1;
+  std::int64_t diagonal_block = 0;  ///< rows per block of diagonal_share (0: not computed)
   /// Rows per aligned block of narrow_share (a multiple of every SELL C, at least any sigma it covers).
   static constexpr std::int64_t span_block = 1024;
   /// Label of bucket b of the histogram, e.g. "0", "1", "2-3", "4-7".
@@ -101,10 +104,8 @@ inline std::size_t length_bucket(std::int64_t len) {
   return len > 0 ? static_cast<std::size_t>(64 - __builtin_clzll(static_cast<unsigned long long>(len))) : 0;
 }
 
-/// The statistics pass's sums over one piece of rows: integers (exact in any order) except
-/// the column-spread sum, which is kept per piece and added in piece order.
 /// Entries of row i (> 0) if it repeats row i - 1's columns shifted by one (RowStats::
-/// shift_share), else 0. row_ptr(k) and col(k) read the CSR (pointers or Views, host or device).
+/// diagonal_share), else 0. row_ptr(k) and col(k) read the CSR (pointers or Views, host or device).
 template <class RowPtr, class Col>
 KOKKOS_INLINE_FUNCTION std::int64_t shifted_entries(const RowPtr& row_ptr, const Col& col, const std::int64_t i) {
   const std::int64_t b = static_cast<std::int64_t>(row_ptr(i)), e = static_cast<std::int64_t>(row_ptr(i + 1)),
@@ -115,8 +116,21 @@ KOKKOS_INLINE_FUNCTION std::int64_t shifted_entries(const RowPtr& row_ptr, const
   return e - b;
 }
 
+/// Entries of the aligned block of D rows starting at row b if its rows after the first each
+/// repeat the previous row shifted by one (RowStats::diagonal_share), else 0; the caller keeps
+/// b + D <= nrows.
+template <class RowPtr, class Col>
+KOKKOS_INLINE_FUNCTION std::int64_t diagonal_block_entries(const RowPtr& row_ptr, const Col& col, const std::int64_t b,
+                                                           const std::int64_t D) {
+  for (std::int64_t i = b + 1; i < b + D; ++i)
+    if (shifted_entries(row_ptr, col, i) == 0) return 0;
+  return static_cast<std::int64_t>(row_ptr(b + D)) - static_cast<std::int64_t>(row_ptr(b));
+}
+
+/// The statistics pass's sums over one piece of rows: integers (exact in any order) except
+/// the column-spread sum, which is kept per piece and added in piece order.
 struct FactsPart {
-  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, shifted = 0, sum = 0;
+  std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, narrow = 0, diagonal = 0, sum = 0;
   /// sum of len^2 over rows of fewer than 2^31 entries, in two 32-bit halves of each term
   /// (len^2 < 2^62; a piece of 2^16 rows keeps either half's sum below 2^48): exact without
   /// 128-bit integers. Longer rows (64-bit offsets) go to sum2_long: exact for rows of fewer
@@ -132,11 +146,13 @@ struct FactsPart {
 /// What the statistics pass computes: RowStats always; lane slots at lane_width when it divides
 /// host_piece (a lane group never straddles two pieces; else lane_slots holds no counts, and
 /// matrix_facts() computes them apart);
-/// RowStats::narrow_share and shift_share with `span`, RowStats::col_spread with `spread` (both
-/// read col_idx).
+/// RowStats::narrow_share with `span`, diagonal_share with a diagonal_block, RowStats::col_spread
+/// with `spread` (each reads col_idx; the diagonal test stops at a block's first row that is not
+/// its predecessor shifted, so on most matrices it reads two rows of each block).
 struct FactsRequest {
   int lane_width = 0;  ///< 0: no lane slots
   bool span = false, spread = false;
+  int diagonal_block = 0;  ///< RowStats::diagonal_share over blocks of this many rows (0: not; reads col_idx)
 };
 
 /// The row-length sums of a whole matrix, from which finish_facts() derives RowStats and the
@@ -188,6 +204,10 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
   const std::int64_t W = want.lane_width > 0 && host_piece % want.lane_width == 0 ? want.lane_width : 0;
   f.lane_slots.lane_width = want.lane_width > 0 ? want.lane_width : f.lane_slots.lane_width;
   const bool spread = want.spread && ncols > 0 && s.nnz > 0;
+  if (want.diagonal_block < 0 || (want.diagonal_block > 0 && RowStats::span_block % want.diagonal_block != 0))
+    throw InvalidArgument("row statistics: diagonal block of " + std::to_string(want.diagonal_block) +
+                          " rows (must divide " + std::to_string(RowStats::span_block) + ")");
+  const std::int64_t D = want.diagonal_block;
   if (nrows == 0) {
     if (want.spread) s.col_spread = 0.0;
     f.lane_slots.useful_thread_per_row = f.lane_slots.useful_team_per_row = 1.0;
@@ -225,10 +245,15 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
         p.buckets = b;
         break;
       }
-    if (want.span || spread) {
+    if (want.span || spread || D > 0) {
       for (std::int64_t g = begin; g < end; g += RowStats::span_block) {
         const std::int64_t ge = std::min(end, g + RowStats::span_block);
         const std::int64_t kb = static_cast<std::int64_t>(row_ptr[g]), ke = static_cast<std::int64_t>(row_ptr[ge]);
+        if (D > 0) {
+          const auto rp = [row_ptr](std::int64_t k) { return row_ptr[k]; };
+          const auto ci = [col_idx](std::int64_t k) { return col_idx[k]; };
+          for (std::int64_t b = g; b + D <= ge; b += D) p.diagonal += diagonal_block_entries(rp, ci, b, D);
+        }
         if (want.span) {
           std::int32_t lo = INT32_MAX, hi = -1;
           for (std::int64_t k = kb; k < ke; ++k) {
@@ -236,9 +261,6 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
             hi = col_idx[k] > hi ? col_idx[k] : hi;
           }
           if (hi < 0 || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) p.narrow += ke - kb;
-          const auto rp = [row_ptr](std::int64_t k) { return row_ptr[k]; };
-          const auto ci = [col_idx](std::int64_t k) { return col_idx[k]; };
-          for (std::int64_t i = g > 0 ? g : 1; i < ge; ++i) p.shifted += shifted_entries(rp, ci, i);
         }
         if (spread) {
           double block = 0;  // the block's rows in order, then the block into the piece's sum
@@ -252,7 +274,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     parts[static_cast<std::size_t>(piece)] = p;
   });
   FactsTotals t;
-  std::int64_t narrow = 0, shifted = 0;
+  std::int64_t narrow = 0, diagonal = 0;
   long double spread_sum = 0;
   std::size_t buckets = 0;
   for (const FactsPart& p : parts) buckets = std::max(buckets, p.buckets);
@@ -264,16 +286,17 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     t.sum += p.sum;
     t.sum2 += static_cast<long double>(p.sum2_hi) * 4294967296.0L + static_cast<long double>(p.sum2_lo) + p.sum2_long;
     narrow += p.narrow;
-    shifted += p.shifted;
+    diagonal += p.diagonal;
     spread_sum += p.spread;
     t.thread_slots += p.thread_slots;
     t.team_slots += p.team_slots;
     for (std::size_t b = 0; b < p.buckets; ++b) t.histogram[b] += p.histogram[b];
   }
   finish_facts(f, t, W > 0);
-  if (want.span) {
-    s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
-    s.shift_share = s.nnz > 0 ? static_cast<double>(shifted) / static_cast<double>(s.nnz) : 0.0;
+  if (want.span) s.narrow_share = s.nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(s.nnz) : 1.0;
+  if (D > 0) {
+    s.diagonal_block = D;
+    s.diagonal_share = s.nnz > 0 ? static_cast<double>(diagonal) / static_cast<double>(s.nnz) : 0.0;
   }
   if (want.spread) s.col_spread = spread ? static_cast<double>(spread_sum / static_cast<long double>(s.nnz)) : 0.0;
   return f;
@@ -282,12 +305,14 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
 
 /// Row statistics of a CSR matrix given its row_ptr (nrows + 1 entries, host memory); in
 /// parallel over pieces of rows (detail::facts_pass). With col_idx (nnz entries, host memory),
-/// the same pass also reads the columns for RowStats::narrow_share and shift_share.
+/// the same pass also reads the columns for RowStats::narrow_share and, with a diagonal_block
+/// (4, 8, 16, 32 or 64 rows), diagonal_share.
 template <class Offset>
 RowStats compute_row_stats(const Offset* row_ptr, std::int64_t nrows, std::int64_t ncols,
-                           const std::int32_t* col_idx = nullptr) {
+                           const std::int32_t* col_idx = nullptr, int diagonal_block = 0) {
   detail::FactsRequest want;
   want.span = col_idx != nullptr;
+  want.diagonal_block = col_idx != nullptr ? diagonal_block : 0;
   return detail::facts_pass(row_ptr, col_idx, nrows, ncols, want).stats;
 }
 
@@ -397,14 +422,17 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
 }
 
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in
-/// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share and shift_share; with
+/// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share (and diagonal_share
+/// over blocks of diagonal_block rows where it is not 0); with
 /// `with_spread`, RowStats::col_spread.
 template <class Csr>
-MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false) {
+MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false,
+                         int diagonal_block = 0) {
   if (lane_width <= 0) throw InvalidArgument("matrix_facts: lane width " + std::to_string(lane_width) + " (must be > 0)");
   detail::FactsRequest want;
   want.lane_width = lane_width;
   want.span = with_span;
+  want.diagonal_block = diagonal_block;
   want.spread = with_spread;
   MatrixFacts f = detail::facts_pass(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols, want);
   if (detail::host_piece % lane_width != 0)  // lane groups would straddle pieces

@@ -118,12 +118,13 @@ std::optional<MatrixFacts> matrix_facts_on(const ExecSpace& space, const Csr& A,
   return f;
 }
 
-/// RowStats::narrow_share and shift_share of a CSR in `space`'s memory, computed there: the
-/// nonzeros of the aligned blocks of RowStats::span_block rows whose columns span less than
-/// 65,536, and those of the rows that repeat the previous row's columns shifted by one, over
-/// nnz (the same blocks and tests as compute_row_stats on the host).
+/// RowStats::narrow_share (with `narrow_share`) and, for a diagonal_block D > 0, diagonal_share
+/// of a CSR in `space`'s memory, computed there: the nonzeros of the aligned blocks of RowStats::span_block rows whose
+/// columns span less than 65,536, and those of the aligned blocks of D rows that repeat the
+/// previous row's columns shifted by one, over nnz (the same blocks and tests as
+/// compute_row_stats on the host).
 template <class ExecSpace, class Csr>
-void column_shares_on(const ExecSpace& space, const Csr& A, RowStats& s) {
+void column_shares_on(const ExecSpace& space, const Csr& A, RowStats& s, bool narrow_share, int diagonal_block) {
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Offset = typename Csr::offset_type;
   const auto row_ptr = A.row_ptr;
@@ -131,31 +132,40 @@ void column_shares_on(const ExecSpace& space, const Csr& A, RowStats& s) {
   const std::int64_t nrows = A.nrows, block = RowStats::span_block;
   const std::int64_t blocks = (nrows + block - 1) / block;
   std::int64_t narrow = 0;
-  Kokkos::parallel_reduce(
-      "pspmv::narrow_share", Kokkos::TeamPolicy<ExecSpace>(space, blocks, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const member& team, std::int64_t& sum) {
-        const std::int64_t g = team.league_rank() * block;
-        const std::int64_t ge = g + block < nrows ? g + block : nrows;
-        const Offset b = row_ptr(g), e = row_ptr(ge);
-        std::int32_t lo = INT32_MAX, hi = -1;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& l) { l = col_idx(k) < l ? col_idx(k) : l; },
-            Kokkos::Min<std::int32_t>(lo));
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& h) { h = col_idx(k) > h ? col_idx(k) : h; },
-            Kokkos::Max<std::int32_t>(hi));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          if (e == b || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) sum += static_cast<std::int64_t>(e - b);
-        });
-      },
-      narrow);
-  std::int64_t shifted = 0;
-  Kokkos::parallel_reduce(
-      "pspmv::shift_share", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 1, nrows > 1 ? nrows : 1),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += shifted_entries(row_ptr, col_idx, i); }, shifted);
+  if (narrow_share) {
+    Kokkos::parallel_reduce(
+        "pspmv::narrow_share", Kokkos::TeamPolicy<ExecSpace>(space, blocks, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const member& team, std::int64_t& sum) {
+          const std::int64_t g = team.league_rank() * block;
+          const std::int64_t ge = g + block < nrows ? g + block : nrows;
+          const Offset b = row_ptr(g), e = row_ptr(ge);
+          std::int32_t lo = INT32_MAX, hi = -1;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& l) { l = col_idx(k) < l ? col_idx(k) : l; },
+              Kokkos::Min<std::int32_t>(lo));
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, b, e), [&](const Offset k, std::int32_t& h) { h = col_idx(k) > h ? col_idx(k) : h; },
+              Kokkos::Max<std::int32_t>(hi));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            if (e == b || std::int64_t{hi} - lo < (std::int64_t{1} << 16)) sum += static_cast<std::int64_t>(e - b);
+          });
+        },
+        narrow);
+  }
   const auto nnz = static_cast<std::int64_t>(A.nnz());
-  s.narrow_share = nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
-  s.shift_share = nnz > 0 ? static_cast<double>(shifted) / static_cast<double>(nnz) : 0.0;
+  if (narrow_share) s.narrow_share = nnz > 0 ? static_cast<double>(narrow) / static_cast<double>(nnz) : 1.0;
+  if (diagonal_block <= 0) return;
+  if (block % diagonal_block != 0)
+    throw InvalidArgument("row statistics: diagonal block of " + std::to_string(diagonal_block) +
+                          " rows (must divide " + std::to_string(block) + ")");
+  const std::int64_t D = diagonal_block;
+  std::int64_t diagonal = 0;
+  Kokkos::parallel_reduce(
+      "pspmv::diagonal_share", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nrows / D),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& sum) { sum += diagonal_block_entries(row_ptr, col_idx, k * D, D); },
+      diagonal);
+  s.diagonal_block = D;
+  s.diagonal_share = nnz > 0 ? static_cast<double>(diagonal) / static_cast<double>(nnz) : 0.0;
 }
 
 }  // namespace detail

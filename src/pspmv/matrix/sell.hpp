@@ -90,8 +90,8 @@ struct SellMatrix {
   Kokkos::View<std::int32_t*, MemorySpace> slice_width;  ///< nslices: longest row of each slice
   Kokkos::View<std::int32_t*, MemorySpace> row_len;      ///< npos, permuted order (-1: a long row)
   Kokkos::View<std::int32_t*, MemorySpace> perm;         ///< npos: row (or nrows + piece) of permuted position
-  Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size (compressed: the wide slices' entries)
-  bool compressed = false;        ///< 16-bit column offsets in the slices whose span allows (file comment)
+  Kokkos::View<std::int32_t*, MemorySpace> col_idx;      ///< padded size (compressed: wide slices' columns, diagonal patterns)
+  bool compressed = false;        ///< columns per slice diagonal, 16-bit or 32-bit (file comment)
   Kokkos::View<std::int32_t*, MemorySpace> col_base;     ///< compressed: nslices, base column (-1: wide, -2: diagonal)
   Kokkos::View<std::int64_t*, MemorySpace> off_ptr;      ///< compressed: nslices, start in col_off or col_idx
   Kokkos::View<std::uint16_t*, MemorySpace> col_off;     ///< compressed: the narrow slices' column offsets

@@ -134,8 +134,9 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
 /// where the plan can be a SELL plan of compress_min_bytes or diagonal_min_bytes or more with
 /// compression left to the rules.
 /// analyze() reads col_idx for them only where one is wanted (RowStats keeps -1 otherwise): on
-/// shorter-rowed or smaller host matrices the statistics are a pass over row_ptr alone.
-template <class Traits>
+/// host matrices below diagonal_min_bytes with shorter rows, or with the format or compression
+/// forced otherwise, the statistics are a pass over row_ptr alone.
+template <class Traits, class Value>
 FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, std::int64_t nnz,
                                  std::int64_t csr_bytes, std::int64_t concurrency) {
   FactsRequest want;
@@ -148,20 +149,26 @@ FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, st
                                  : o.keep_permuted || o.compress.value_or(false) || want.spread || Traits::prefer_sell;
   // The diagonal-slice rule (choose_format on a host, choose_compress) can fire.
   const bool diagonal = !o.compress && (!o.format || *o.format == Format::sell) && csr_bytes >= Traits::diagonal_min_bytes;
-  want.span = (may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes) || diagonal;
+  want.span = may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes;
+  // The diagonal share over blocks of the slice height the plan would take (none for a height
+  // that choose() will refuse).
+  const int C = o.slice_height > 0 ? o.slice_height : Traits::template sell_slice_height<Value>();
+  want.diagonal_block = diagonal && C >= 4 && RowStats::span_block % C == 0 ? C : 0;
   return want;
 }
 
 /// The diagonal-slice rule: compression not forced either way, a CSR of diagonal_min_bytes or
-/// more and a shifted-row share (RowStats::shift_share) of diagonal_min_share or more. Returns
+/// more and a diagonal share (RowStats::diagonal_share, over blocks of the plan's slice height)
+/// of diagonal_min_share or more. Returns
 /// the reason's words where it holds, else nothing.
 template <class Traits>
 std::string diagonal_rows(const RowStats& s, const AnalyzeOptions& o, double csr_bytes) {
   if (o.compress || csr_bytes < static_cast<double>(Traits::diagonal_min_bytes) ||
-      s.shift_share < Traits::diagonal_min_share)
+      s.diagonal_share < Traits::diagonal_min_share)
     return {};
-  return "rows repeating the previous row's columns shifted by one: share " + fixed(s.shift_share, 3) +
-         " >= " + fixed(Traits::diagonal_min_share, 2) + ", CSR " +
+  return "diagonal share " + fixed(s.diagonal_share, 3) + " (blocks of " + std::to_string(s.diagonal_block) +
+         " rows, each row the previous one's columns shifted by one) >= " +
+         fixed(Traits::diagonal_min_share, 2) + ", CSR " +
          std::to_string(static_cast<std::int64_t>(csr_bytes) >> 20) + " MiB >= " +
          std::to_string(Traits::diagonal_min_bytes >> 20) + " MiB";
 }
@@ -266,8 +273,8 @@ bool choose_compress(const RowStats& s, const AnalyzeOptions& o, const SellShape
   }
   if constexpr (Traits::compress_min_bytes == std::numeric_limits<std::int64_t>::max()) {
     (void)s, (void)shape, (void)nrows, (void)csr_bytes;
-    reason.add(Decision::format, "this space does not compress by default (ExecTraits::compress_min_bytes: never; "
-                                 "16-bit columns measured slower): 32-bit columns");
+    reason.add(Decision::format, "no diagonal slices by the rule, and no 16-bit offsets on this space by default "
+                                 "(ExecTraits::compress_min_bytes: never; measured slower): 32-bit columns");
     return false;
   } else {
     const auto mib = [](double b) { return std::to_string(static_cast<std::int64_t>(b) >> 20) + " MiB"; };
