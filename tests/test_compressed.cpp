@@ -2,6 +2,9 @@
 // uncompressed SELL it came from, multiplies against the long-double reference (every C,
 // sigma, mapping, schedule, long-row handling, precision and offset width), padding never
 // read, the bytes, the narrow-span statistic and the compression rule.
+#include <tuple>
+#include <utility>
+
 #include "test_util.hpp"
 
 using namespace pspmv_test;
@@ -158,34 +161,36 @@ SliceKinds check_layout(const Host& A, int C, std::int64_t sigma, std::int64_t T
 
 }  // namespace
 
+/// check_layout of A at every C in {4, 8, 16, 32}, sigma in {1, C, all rows} and long rows
+/// above T (none and `long_rows`), each slice-kind count passed to `expect`.
+template <class Host, class Expect>
+void each_layout(const Host& A, std::int64_t long_rows, const Expect& expect) {
+  for (const int C : {4, 8, 16, 32})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
+      for (const std::int64_t T : {std::int64_t{0}, long_rows}) {
+        SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
+        expect(C, check_layout(A, C, sigma, T));
+      }
+}
+
 // Each stored entry's column, rebuilt from its slice's form, is the uncompressed SELL's; each
 // slice takes the form the layout rules give; the bytes shrink by what the columns save.
 TEST(CompressedLayout, ColumnsRebuildTheUncompressedSell) {
-  const auto A = mixed<double, std::int64_t>();
-  for (const int C : {4, 8, 16, 32})
-    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
-      for (const std::int64_t T : {0, 64}) {
-        SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
-        const SliceKinds k = check_layout(A, C, sigma, T);
-        EXPECT_GT(k.narrow, 0);
-        if (C >= 8) EXPECT_GT(k.wide, 0) << "the matrix should hold slices beyond the 16-bit span";
-      }
+  each_layout(mixed<double, std::int64_t>(), 64, [](int C, const SliceKinds& k) {
+    EXPECT_GT(k.narrow, 0);
+    if (C >= 8) EXPECT_GT(k.wide, 0) << "the matrix should hold slices beyond the 16-bit span";
+  });
 }
 
 // A stencil's interior slices are diagonal (no column per entry), its boundary and disturbed
 // slices narrow, and a wide column (row 301) makes its slice wide; the same for every C and
 // sigma, with long rows split off or split.
 TEST(CompressedLayout, StencilSlicesAreDiagonal) {
-  const auto A = grid<double, std::int32_t>();
-  for (const int C : {4, 8, 16, 32})
-    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C}, std::int64_t{A.nrows}})
-      for (const std::int64_t T : {0, 5}) {
-        SCOPED_TRACE("C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T));
-        const SliceKinds k = check_layout(A, C, sigma, T);
-        EXPECT_GT(k.diagonal, 0);
-        EXPECT_GT(k.narrow, 0);
-        EXPECT_GT(k.wide, 0) << "row 301 (or its piece) makes its slice wide";
-      }
+  each_layout(grid<double, std::int32_t>(), 5, [](int, const SliceKinds& k) {
+    EXPECT_GT(k.diagonal, 0);
+    EXPECT_GT(k.narrow, 0);
+    EXPECT_GT(k.wide, 0) << "row 301 (or its piece) makes its slice wide";
+  });
 }
 
 // Compressed plans against the long-double reference: every C, sigma in {1, C, all rows},
@@ -337,15 +342,20 @@ TYPED_TEST(CompressedTest, CompressNeedsSell) {
   EXPECT_NE(small.reason().find("compress_min_bytes"), std::string::npos) << small.reason();
 }
 
-// RowStats::narrow_share: banded rows are all narrow, scattered ones not, and the statistic
-// is absent unless the columns are given.
-TEST(CompressedStats, NarrowShare) {
-  const std::int32_t n = 5000;
-  const auto band = from_rows<double, std::int64_t>(n, n, [&](std::int32_t i) {
+/// A band of 5 diagonals (rows i - 2 to i + 2), n x n.
+static pspmv::HostCsr<double, std::int64_t> band5(std::int32_t n) {
+  return from_rows<double, std::int64_t>(n, n, [n](std::int32_t i) {
     std::vector<std::int32_t> c;
     for (std::int32_t k = std::max(0, i - 2); k <= std::min(n - 1, i + 2); ++k) c.push_back(k);
     return c;
   });
+}
+
+// RowStats::narrow_share: banded rows are all narrow, scattered ones not, and the statistic
+// is absent unless the columns are given.
+TEST(CompressedStats, NarrowShare) {
+  const std::int32_t n = 5000;
+  const auto band = band5(n);
   EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n).narrow_share, -1.0);
   EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n, band.col_idx.data()).narrow_share, 1.0);
   const std::int32_t wide = 1 << 20;
@@ -361,38 +371,53 @@ TEST(CompressedStats, NarrowShare) {
   EXPECT_NEAR(share, 2048.0 / (2048 + 2 * 2048), 1e-12);
 }
 
+/// Statistics and a SELL shape of a large matrix (4M rows of 27 entries, SELL-8 without
+/// padding) for the compression rules; decide() runs choose_compress under Traits.
+struct RuleCase {
+  pspmv::RowStats s;
+  pspmv::SellShape shape;
+  double csr = 0;
+  RuleCase() {
+    s.nrows = 1 << 22;
+    s.nnz = std::int64_t{27} << 22;
+    shape.nslices = s.nrows / 8;
+    shape.stored = s.nnz;
+    csr = static_cast<double>((s.nrows + 1) * 8 + s.nnz * 12);
+  }
+  /// The decision and reason() under options o, for a CSR of `bytes` (0: csr).
+  template <class Traits>
+  std::pair<bool, std::string> decide(const pspmv::AnalyzeOptions& o, double bytes = 0) const {
+    pspmv::Reason r;
+    const bool on = pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows),
+                                                                   bytes > 0 ? bytes : csr, r);
+    return {on, r.str()};
+  }
+};
+
 // The automatic rule: compression for a large SELL plan with narrow spans, not for a small
 // one, nor for wide spans, nor when the estimate would pass the CSR bytes; reason() names the
 // statistic.
 TEST(CompressedStats, RuleNamesTheStatistic) {
   using Traits = pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>;
-  pspmv::RowStats s;
-  s.nrows = 1 << 22;
-  s.nnz = std::int64_t{27} << 22;
-  s.narrow_share = 0.9;
-  pspmv::SellShape shape;
-  shape.nslices = s.nrows / 8;
-  shape.stored = s.nnz;
-  const double csr = static_cast<double>((s.nrows + 1) * 8 + s.nnz * 12);
+  RuleCase c;
+  c.s.narrow_share = 0.9;
   pspmv::AnalyzeOptions o;
-  pspmv::Reason r;
-  EXPECT_TRUE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r)));
-  EXPECT_NE(r.str().find("narrow column span share 0.900"), std::string::npos) << r.str();
-  s.narrow_share = 0.1;
-  pspmv::Reason r2;
-  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r2)));
-  EXPECT_NE(r2.str().find("0.100 <"), std::string::npos) << r2.str();
-  s.narrow_share = 0.9;
-  pspmv::Reason r3;
-  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), 1e6, r3)));
-  pspmv::Reason r4;
-  shape.stored = 2 * s.nnz;  // padding 2: even compressed, more than the CSR
-  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r4)));
-  EXPECT_NE(r4.str().find("> 1: 32-bit columns"), std::string::npos) << r4.str();
+  auto [on, why] = c.decide<Traits>(o);
+  EXPECT_TRUE(on);
+  EXPECT_NE(why.find("narrow column span share 0.900"), std::string::npos) << why;
+  c.s.narrow_share = 0.1;
+  std::tie(on, why) = c.decide<Traits>(o);
+  EXPECT_FALSE(on);
+  EXPECT_NE(why.find("0.100 <"), std::string::npos) << why;
+  c.s.narrow_share = 0.9;
+  EXPECT_FALSE(c.decide<Traits>(o, 1e6).first);
+  c.shape.stored = 2 * c.s.nnz;  // padding 2: even compressed, more than the CSR
+  std::tie(on, why) = c.decide<Traits>(o);
+  EXPECT_FALSE(on);
+  EXPECT_NE(why.find("> 1: 32-bit columns"), std::string::npos) << why;
   o.compress = false;
-  pspmv::Reason r5;
-  shape.stored = s.nnz;
-  EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r5)));
+  c.shape.stored = c.s.nnz;
+  EXPECT_FALSE(c.decide<Traits>(o).first);
 }
 
 /// RowStats::diagonal_share by its definition, serially: the nonzeros of the aligned blocks of
@@ -417,11 +442,7 @@ static double serial_diagonal_share(const pspmv::HostCsr<double, std::int64_t>& 
 // serial definition's value at each block height; absent unless columns and a block are given.
 TEST(CompressedStats, DiagonalShare) {
   const std::int32_t n = 5000;
-  const auto band = from_rows<double, std::int64_t>(n, n, [&](std::int32_t i) {
-    std::vector<std::int32_t> c;
-    for (std::int32_t k = std::max(0, i - 2); k <= std::min(n - 1, i + 2); ++k) c.push_back(k);
-    return c;
-  });
+  const auto band = band5(n);
   EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n).diagonal_share, -1.0);
   EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n, band.col_idx.data()).diagonal_share, -1.0);
   EXPECT_EQ(pspmv::compute_row_stats(band.row_ptr.data(), n, n, nullptr, 8).diagonal_share, -1.0);
@@ -464,30 +485,21 @@ TEST(CompressedStats, DiagonalShare) {
 TEST(CompressedStats, DiagonalRuleNamesTheStatistic) {
   const auto check = [](auto traits) {
     using Traits = decltype(traits);
-    pspmv::RowStats s;
-    s.nrows = 1 << 22;
-    s.nnz = std::int64_t{27} << 22;
-    s.narrow_share = 0.0;
-    s.diagonal_share = 0.9;
-    s.diagonal_block = 8;
-    pspmv::SellShape shape;
-    shape.nslices = s.nrows / 8;
-    shape.stored = s.nnz;
-    const double csr = static_cast<double>((s.nrows + 1) * 8 + s.nnz * 12);
+    RuleCase c;
+    c.s.narrow_share = 0.0;
+    c.s.diagonal_share = 0.9;
+    c.s.diagonal_block = 8;
     pspmv::AnalyzeOptions o;
-    pspmv::Reason r;
-    EXPECT_TRUE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r)));
-    EXPECT_NE(r.str().find("diagonal share 0.900 (blocks of 8 rows"), std::string::npos) << r.str();
-    s.diagonal_share = 0.4;
-    pspmv::Reason r2;
-    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r2)));
-    s.diagonal_share = 0.9;
-    pspmv::Reason r3;
-    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), 1e6, r3)));
+    const auto [on, why] = c.decide<Traits>(o);
+    EXPECT_TRUE(on);
+    EXPECT_NE(why.find("diagonal share 0.900 (blocks of 8 rows"), std::string::npos) << why;
+    c.s.diagonal_share = 0.4;
+    EXPECT_FALSE(c.decide<Traits>(o).first);
+    c.s.diagonal_share = 0.9;
+    EXPECT_FALSE(c.decide<Traits>(o, 1e6).first);
     o.compress = false;
-    pspmv::Reason r4;
-    EXPECT_FALSE((pspmv::detail::choose_compress<Traits, double>(s, o, shape, static_cast<std::int32_t>(s.nrows), csr, r4)));
-    EXPECT_TRUE((pspmv::detail::diagonal_rows<Traits>(s, o, csr).empty()));
+    EXPECT_FALSE(c.decide<Traits>(o).first);
+    EXPECT_TRUE((pspmv::detail::diagonal_rows<Traits>(c.s, o, c.csr).empty()));
   };
   check(pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>{});
 #if defined(KOKKOS_ENABLE_CUDA)

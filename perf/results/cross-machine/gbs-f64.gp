@@ -13,5 +13,5 @@ set key outside below center horizontal
 set grid ytics
 set ylabel "GB/s (log scale)"
 set logscale y
-set yrange [0.146506:181.065]
+set yrange [0.146506:211.565]
 plot 'gbs-f64.dat' using 2:xtic(1) title columnheader(2) lc rgb "#0072B2", '' using 3 title columnheader(3) lc rgb "#E69F00", '' using 4 title columnheader(4) lc rgb "#009E73"

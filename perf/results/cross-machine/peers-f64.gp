@@ -13,7 +13,7 @@ set key outside below center horizontal
 set grid ytics
 set ylabel "best peer time / pspmv time"
 set logscale y
-set ytics ("0.5" 0.5, "1" 1, "2" 2)
-set yrange [0.46596:2.58316]
+set ytics ("1" 1, "2" 2)
+set yrange [0.512962:3.54905]
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb "#333333" front
 plot 'peers-f64.dat' using 2:xtic(1) title columnheader(2) lc rgb "#0072B2", '' using 3 title columnheader(3) lc rgb "#E69F00", '' using 4 title columnheader(4) lc rgb "#009E73"

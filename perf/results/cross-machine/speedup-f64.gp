@@ -14,6 +14,6 @@ set grid ytics
 set ylabel "reference time / machine time"
 set logscale y
 set ytics ("0.02" 0.02, "0.05" 0.05, "0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2)
-set yrange [0.0128393:4.36282]
+set yrange [0.0122948:3.36762]
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb "#333333" front
 plot 'speedup-f64.dat' using 2:xtic(1) title columnheader(2) lc rgb "#0072B2", '' using 3 title columnheader(3) lc rgb "#009E73"
