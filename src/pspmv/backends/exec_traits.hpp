@@ -115,9 +115,10 @@ struct ExecTraits {
   /// A matrix of at least diagonal_min_bytes with a diagonal share (RowStats::diagonal_share over
   /// blocks of the plan's slice height: a stencil, a band) of at least diagonal_min_share takes
   /// a compressed SELL plan: its diagonal slices store no column per entry (SellMatrix). On the
-  /// H200's Xeon host, stencil27:100 and stencil7:200 (f64) ran 1.10x and 1.11x faster than MKL's
-  /// optimized product, against 0.47x for the CSR plan before (perf/results/h200.md, "Diagonal
-  /// slices"; stencil27:100's compressed plan, 231 MB, fits that host's 300 MB L3, its CSR not).
+  /// H200's Xeon host, stencil27:100 (f64) ran 1.10-1.17x faster than MKL's optimized product
+  /// (two leases), against 0.47x for the CSR plan before, and stencil7:200 0.90-1.11x
+  /// (perf/results/h200.md, "Diagonal slices"; stencil27:100's compressed plan, 231 MB, fits
+  /// that host's 300 MB L3, its CSR not).
   static constexpr std::int64_t diagonal_min_bytes = compress_min_bytes;
   static constexpr double diagonal_min_share = 0.5;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
