@@ -160,7 +160,8 @@ Command add_info(CLI::App& app) {
   add_rows(sub, o->inputs, "skewed");
   add_list(sub, "--format", o->formats, "csr | sell: sell adds the SELL-C-sigma lane-slots and padding report",
            CLI::IsMember({"csr", "sell"}));
-  sub->add_option("--slice", o->slice, "SELL slice height C (4, 8, 16, 32, 64)");
+  sub->add_option("--slice", o->slice, "SELL slice height C (4, 8, 16, 32, 64; also the diagonal share's block)")
+      ->check(CLI::IsMember({4, 8, 16, 32, 64}));
   sub->add_option("--sigma", o->sigma, "SELL sorting window in rows (1: no sorting)");
   return {sub, [o](const RunInfo&) { return run(*o); }};
 }

@@ -239,27 +239,20 @@ TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {
 }
 
 // Compressed and uncompressed plans give the same y bit for bit (the same entries in the same
-// order), and the compressed plan is the smaller one.
+// order; diagonal slices of the grid among them), also in the permuted order, and the compressed
+// plan is the smaller one.
 TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
   using PlanT = typename TestFixture::PlanT;
-  for (const auto& A : {mixed<V, O>(777), grid<V, O>()}) {
-  typename PlanT::vector_type x("x", A.ncols), y0("y0", A.nrows), y1("y1", A.nrows);
-  auto hx = Kokkos::create_mirror_view(x);
-  for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = static_cast<V>(std::sin(0.001 * j));
-  Kokkos::deep_copy(x, hx);
-  // The host slice kernel's constant heights (4, 8, 16) and one read at run time (32); sigma 1
-  // and the default.
-  for (const int C : {4, 8, 16, 32})
-  for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{0}})
-  for (const auto m : pspmv::all_mappings) {
-    pspmv::AnalyzeOptions opt;
-    opt.format = pspmv::Format::sell;
-    opt.slice_height = C;
-    if (sigma > 0) opt.sigma = sigma;
-    opt.mapping = m;
+  // y of the uncompressed and the compressed plan of A under `opt`, compared entry by entry
+  // (in the caller's order, or both in the permuted order under keep_permuted).
+  const auto same = [](const pspmv::HostCsr<V, O>& A, pspmv::AnalyzeOptions opt, const std::string& where) {
+    typename PlanT::vector_type x("x", A.ncols), y0("y0", A.nrows), y1("y1", A.nrows);
+    auto hx = Kokkos::create_mirror_view(x);
+    for (std::int32_t j = 0; j < A.ncols; ++j) hx(j) = static_cast<V>(std::sin(0.001 * j));
+    Kokkos::deep_copy(x, hx);
     opt.compress = false;
     const auto off = pspmv::analyze<Exec>(A, opt);
     opt.compress = true;
@@ -274,11 +267,25 @@ TYPED_TEST(CompressedTest, SameResultAsUncompressed) {
     Kokkos::fence();
     auto h0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
     auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-    for (std::int32_t i = 0; i < A.nrows; ++i)
-      ASSERT_EQ(h0(i), h1(i)) << "row " << i << " C=" << C << " sigma=" << sigma << " " << pspmv::to_string(m)
-                              << " ncols=" << A.ncols;
-  }
-  }
+    for (std::int32_t i = 0; i < A.nrows; ++i) ASSERT_EQ(h0(i), h1(i)) << "row " << i << " " << where;
+  };
+  for (const auto& A : {mixed<V, O>(777), grid<V, O>()})
+    // The host slice kernel's constant heights (4, 8, 16) and one read at run time (32); sigma
+    // 1 and the default; the caller's order and the permuted one.
+    for (const int C : {4, 8, 16, 32})
+      for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{0}})
+        for (const auto m : pspmv::all_mappings)
+          for (const bool permuted : {false, true}) {
+            pspmv::AnalyzeOptions opt;
+            opt.format = pspmv::Format::sell;
+            opt.slice_height = C;
+            if (sigma > 0) opt.sigma = sigma;
+            opt.mapping = m;
+            opt.keep_permuted = permuted;
+            if (permuted) opt.sell_long_split = false;  // keep_permuted keeps long rows whole
+            same(A, opt, "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " " + pspmv::to_string(m) +
+                             (permuted ? " keep_permuted" : "") + " ncols=" + std::to_string(A.ncols));
+          }
 }
 
 // Padding in a compressed slice holds offset 0, the slice's base column, a column that other

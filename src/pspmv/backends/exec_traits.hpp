@@ -118,7 +118,7 @@ struct ExecTraits {
   /// H200's Xeon host, stencil27:100 (f64) ran 1.10-1.17x faster than MKL's optimized product
   /// (two leases), against 0.47x for the CSR plan before, and stencil7:200 0.90-1.11x
   /// (perf/results/h200.md, "Diagonal slices"; stencil27:100's compressed plan, 231 MB, fits
-  /// that host's 300 MB L3, its CSR not).
+  /// that host's 300 MiB L3, its CSR not).
   static constexpr std::int64_t diagonal_min_bytes = compress_min_bytes;
   static constexpr double diagonal_min_share = 0.5;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).

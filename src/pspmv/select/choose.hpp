@@ -130,9 +130,10 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
 /// nrows rows, nnz entries and csr_bytes under `o` on `concurrency` threads: the column spread
 /// where the host's scattered-columns rule can fire (no forced format, a CSR of
 /// scattered_sell_bytes_per_thread a thread or more, rows of scattered_sell_min_mean entries or
-/// more on average: its mean is exact from the sizes), the narrow-column and shifted-row shares
-/// where the plan can be a SELL plan of compress_min_bytes or diagonal_min_bytes or more with
-/// compression left to the rules.
+/// more on average: its mean is exact from the sizes), the narrow share where the plan can be a
+/// SELL plan of compress_min_bytes or more with compression left to the rule, the diagonal share
+/// over blocks of the plan's slice height where the diagonal rule can fire (diagonal_min_bytes
+/// or more, neither compression nor a CSR format forced).
 /// analyze() reads col_idx for them only where one is wanted (RowStats keeps -1 otherwise): on
 /// host matrices below diagonal_min_bytes with shorter rows, or with the format or compression
 /// forced otherwise, the statistics are a pass over row_ptr alone.
@@ -153,7 +154,7 @@ FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, st
   // The diagonal share over blocks of the slice height the plan would take (none for a height
   // that choose() will refuse).
   const int C = o.slice_height > 0 ? o.slice_height : Traits::template sell_slice_height<Value>();
-  want.diagonal_block = diagonal && C >= 4 && RowStats::span_block % C == 0 ? C : 0;
+  want.diagonal_block = diagonal && C >= 4 && C <= 64 && RowStats::span_block % C == 0 ? C : 0;
   return want;
 }
 
