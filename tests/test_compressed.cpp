@@ -521,6 +521,9 @@ TYPED_TEST(CompressedTest, LargeStencilTakesDiagonalSlices) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
+  // The rule depends on the value type (its slice height), not on the offset width: one width
+  // keeps the suite's time (a 10M-entry matrix per configuration) in bounds under ASan.
+  if constexpr (!std::is_same_v<O, std::int64_t>) GTEST_SKIP() << "run at 64-bit offsets";
   // Lines of 256 rows: most aligned blocks of 32 rows (a GPU's slice) lie inside a line's
   // interior. 10M entries: 80 MB in f32.
   const auto A = pspmv::generate_stencil<V, O>(256, 40, 40, 27);
