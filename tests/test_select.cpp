@@ -158,39 +158,46 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
     EXPECT_LT(static_cast<std::int64_t>(below.csr_bytes()), target);
     EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
-    // Scattered columns: SELL from the same size on (its padding stays near 1 for random rows),
-    // CSR below it, and CSR for a banded matrix of the same size.
-    const auto rows = static_cast<std::int32_t>(target / (16 * (sizeof(std::int32_t) + sizeof(V))) + 1);
+    // Rows of sell_min_mean entries or more: SELL from the same size on (its padding stays near 1
+    // for random rows), whatever their columns (random or banded), CSR below it.
+    // (from the larger of the SELL and the work-stealing sizes, so that the plan takes both.)
+    const std::int64_t sell_target = std::max(target, Traits::sell_bytes_per_thread * threads);
+    const auto rows = static_cast<std::int32_t>(sell_target / (16 * (sizeof(std::int32_t) + sizeof(V))) + 1);
     auto R = pspmv::generate_random<V, O>(rows, rows, 16.0, 5);
     auto pr = pspmv::analyze<Exec>(R);
-    ASSERT_GE(static_cast<std::int64_t>(pr.csr_bytes()), target);
+    ASSERT_GE(static_cast<std::int64_t>(pr.csr_bytes()), sell_target);
     EXPECT_EQ(pr.format(), pspmv::Format::sell) << pr.reason();
-    EXPECT_NE(pr.reason().find("scattered columns"), std::string::npos) << pr.reason();
+    EXPECT_NE(pr.reason().find(" >= 12, CSR "), std::string::npos) << pr.reason();
     EXPECT_EQ(pr.schedule(), pspmv::Schedule::work_stealing) << pr.reason();
-    // Short scattered rows (mean 6 < scattered_sell_min_mean) of the same bytes stay CSR.
+    auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));
+    EXPECT_EQ(band.format(), pspmv::Format::sell) << band.reason();
+    // Short rows (mean 6 < sell_min_mean) of the same bytes stay CSR.
     const auto short_rows = static_cast<std::int32_t>(static_cast<std::int64_t>(rows) * 16 / 6 + 1);
     auto short_plan = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(short_rows, short_rows, 6.0, 5));
-    ASSERT_GE(static_cast<std::int64_t>(short_plan.csr_bytes()), target);
+    ASSERT_GE(static_cast<std::int64_t>(short_plan.csr_bytes()), sell_target);
     EXPECT_EQ(short_plan.format(), pspmv::Format::csr) << short_plan.reason();
-    EXPECT_NE(short_plan.reason().find("mean row"), std::string::npos) << short_plan.reason();
-    // No rule reads the columns of short rows or of a forced format: the statistics skip them
-    // (the spread stays -1), and a plan made like such a plan computes what its own choice
-    // needs: the scattered matrix's automatic plan made like its forced CSR plan is the fresh one.
-    EXPECT_LT(short_plan.row_stats().col_spread, 0.0);
-    EXPECT_LT(short_plan.row_stats().narrow_share, 0.0);
-    EXPECT_GE(pr.row_stats().col_spread, Traits::scattered_sell_spread);
+    EXPECT_NE(short_plan.reason().find(" < 12: short rows stay CSR"), std::string::npos)
+        << short_plan.reason();
+    // No rule reads the columns of these matrices (below compress_min_bytes and
+    // diagonal_min_bytes): the statistics skip them (the spread and the shares stay -1), and a
+    // plan made like a forced CSR plan is the fresh automatic plan.
+    for (const auto* p : {&short_plan, &pr}) {
+      EXPECT_LT(p->row_stats().col_spread, 0.0);
+      if (static_cast<std::int64_t>(p->csr_bytes()) < Traits::compress_min_bytes)
+        EXPECT_LT(p->row_stats().narrow_share, 0.0);
+    }
     pspmv::AnalyzeOptions csr;
     csr.format = pspmv::Format::csr;
     auto forced = pspmv::analyze<Exec>(R, csr);
-    EXPECT_LT(forced.row_stats().col_spread, 0.0);
     auto like = pspmv::analyze(Exec(), R, pspmv::AnalyzeOptions{}, forced);
     EXPECT_EQ(like.describe(), pr.describe());
     EXPECT_EQ(like.reason(), pr.reason());
-    EXPECT_EQ(like.row_stats().col_spread, pr.row_stats().col_spread);
+    // Below sell_bytes_per_thread a thread, CSR, and the reason says why.
     auto small = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(rows / 4, rows / 4, 16.0, 5));
     EXPECT_EQ(small.format(), pspmv::Format::csr) << small.reason();
-    auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));
-    EXPECT_EQ(band.format(), pspmv::Format::csr) << band.reason();
+    EXPECT_NE(small.reason().find(" MiB x " + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)")),
+              std::string::npos)
+        << small.reason();
   } else {
     auto R = pspmv::generate_random<V, O>(100000, 100000, 16.0, 5);
     EXPECT_EQ(pspmv::analyze<Exec>(R).reason().find("scattered"), std::string::npos);

@@ -94,8 +94,8 @@ struct ExecTraits {
   static constexpr std::int64_t chunk_queue_stride = 64 / 8;
   /// Most chunk queues of a work_stealing launch (beyond, workers share queues).
   static constexpr std::int64_t max_chunk_queues = 64;
-  /// CSR bytes per thread from which scattered columns (scattered_sell_spread) take SELL.
-  static constexpr std::int64_t scattered_sell_bytes_per_thread = std::int64_t{1} << 20;
+  /// CSR bytes per thread from which rows of sell_min_mean entries or more take SELL.
+  static constexpr std::int64_t sell_bytes_per_thread = std::int64_t{1} << 20;
   /// SELL slice height C: the values of one SIMD register, as in Intel's ESB (at least 4).
   template <class Value>
   static constexpr int sell_slice_height() { return simd_lanes<Value>() < 4 ? 4 : simd_lanes<Value>(); }
@@ -123,10 +123,10 @@ struct ExecTraits {
   static constexpr double diagonal_min_share = 0.5;
   /// Whether the automatic format prefers SELL wherever it fits (not on a host).
   static constexpr bool prefer_sell = false;
-  /// Column spread (RowStats::col_spread) from which a large host matrix takes SELL...
-  static constexpr double scattered_sell_spread = 0.1;
-  /// ...if its rows hold at least this many entries on average (shorter rows: CSR).
-  static constexpr double scattered_sell_min_mean = 12;
+  /// A host matrix of sell_bytes_per_thread a thread or more takes SELL (the ESB slice kernel)
+  /// where its rows hold at least this many entries on average and SELL fits sell_memory_limit;
+  /// shorter rows stay CSR, whatever their columns (docs/selection.md).
+  static constexpr double sell_min_mean = 12;
   /// Unused on a host (see the GPU's).
   static constexpr double sell_memory_limit_irregular = 1.1;
   static constexpr double irregular_useful_share = 0.0;
@@ -207,10 +207,9 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Chunk-queue words side by side (a GPU's atomics resolve in L2).
   static constexpr std::int64_t chunk_queue_stride = 1;
   static constexpr std::int64_t max_chunk_queues = 64;
-  static constexpr std::int64_t scattered_sell_bytes_per_thread = 0;
   /// Unused on a GPU (SELL is its default where it fits).
-  static constexpr double scattered_sell_spread = 0;
-  static constexpr double scattered_sell_min_mean = 0;
+  static constexpr std::int64_t sell_bytes_per_thread = 0;
+  static constexpr double sell_min_mean = 0;
   /// SELL is the GPU default where it fits.
   static constexpr bool prefer_sell = true;
   /// SELL rows longer than two warps' worth of entries leave the slices.

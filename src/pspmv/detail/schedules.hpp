@@ -223,14 +223,18 @@ inline constexpr bool direct_openmp =
     false;
 #endif
 
-/// A range launch on Kokkos::OpenMP as one `omp parallel` region of `threads` threads, each
-/// running body(thread, nthreads) on a copy of the functor held in registers (see QueuedRows).
-/// The functor is the one every backend runs; only the region is opened here, so that a plan
-/// can run on fewer threads than the instance holds (ExecTraits::min_bytes_per_thread) and a
+/// A range launch on Kokkos::OpenMP as one `omp parallel` region of `team` threads (the
+/// instance's concurrency), each running body(thread, nthreads) on a copy of the functor held in
+/// registers (see QueuedRows). The functor is the one every backend runs; only the region is
+/// opened here, so that a plan can run on fewer threads than the instance holds
+/// (ExecTraits::min_bytes_per_thread: the threads beyond the plan's count leave at once) and a
 /// launch costs what a plain `omp parallel for` costs: Kokkos 3.4's ParallelFor adds a work
-/// partition in per-thread pool data and its dispatch to each launch. Kokkos Tools sees the
-/// region as a parallel_for under the kernel's label. Called inside a parallel region (nested
-/// parallelism off), the region has one thread and runs every item, as Kokkos would.
+/// partition in per-thread pool data and its dispatch to each launch. The region always has the
+/// instance's team: a region of another size between an application's regions of the full team
+/// makes the OpenMP runtime rebuild its team (libgomp under OMP_PROC_BIND; docs/selection.md). Kokkos
+/// Tools sees the region as a parallel_for under the kernel's label. Called inside a parallel
+/// region (nested parallelism off), the region has one thread and runs every item, as Kokkos
+/// would.
 template <class Body>
 void openmp_range(const std::string& label, int threads, const Body& body) {
 #if defined(_OPENMP)
@@ -264,25 +268,34 @@ template <class ExecSpace, class Functor, class Counter>
 void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
                   std::int64_t blocks, int chunk, const Functor& f, const Counter& words, int threads = 0) {
   if constexpr (direct_openmp<ExecSpace>) {
-    const int nt = static_cast<int>(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(threads > 0 ? threads : space.concurrency(), space.concurrency())));
+    const int team = static_cast<int>(std::max<std::int64_t>(1, space.concurrency()));
+    const int nt = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads > 0 ? threads : team, team)));
+    // The threads that run items: at most `want` of the region's `n` (the region may hold fewer
+    // than asked); the others leave at once.
+    const auto active = [](const std::int64_t want, const int n) {
+      return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(want, n)));
+    };
     switch (schedule) {
       case Schedule::static_chunks:
-        openmp_range(label, static_cast<int>(std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1))),
+        openmp_range(label, team,
                      [&](const int t, const int n) {
+                       const int a = active(std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1)), n);
+                       if (t >= a) return;
                        const Functor fn = f;
                        std::int64_t begin = 0, end = 0;
-                       share_of(rows, t, n, begin, end);
+                       share_of(rows, t, a, begin, end);
                        for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i)
                          fn(RowsTag(), i);
                      });
         return;
       case Schedule::nnz_balanced:
-        openmp_range(label, static_cast<int>(std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1))),
+        openmp_range(label, team,
                      [&](const int t, const int n) {
+                       const int a = active(std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1)), n);
+                       if (t >= a) return;
                        const Functor fn = f;
                        std::int64_t begin = 0, end = 0;
-                       share_of(blocks, t, n, begin, end);
+                       share_of(blocks, t, a, begin, end);
                        for (std::int32_t b = static_cast<std::int32_t>(begin); b < static_cast<std::int32_t>(end); ++b)
                          fn(BlocksTag(), b);
                      });
@@ -294,7 +307,9 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
         const QueuedRows<Functor, Counter> q{f, make_queues(space, schedule, words, nchunks, workers), rows, c};
         // Every worker drains every queue (its own, then the others'), so a region granted
         // fewer threads than asked still runs every chunk.
-        openmp_range(label, static_cast<int>(workers), [&](const int t, const int) { q(t); });
+        openmp_range(label, team, [&](const int t, const int) {
+          if (t < workers) q(t);
+        });
         return;
       }
       case Schedule::serial:

@@ -126,28 +126,34 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
   return o.mapping || !small_matrix_warp_per_row<Traits>(s, concurrency);
 }
 
+/// Whether the host's SELL rule can fire for a matrix of csr_bytes with rows of `mean` entries
+/// on average on `concurrency` threads (sell_bytes_per_thread a thread or more, rows of
+/// sell_min_mean entries or more; never on a space without the rule).
+template <class Traits>
+bool host_sell_rows(double mean, double csr_bytes, std::int64_t concurrency) {
+  return Traits::sell_bytes_per_thread > 0 &&
+         csr_bytes >= static_cast<double>(Traits::sell_bytes_per_thread) * static_cast<double>(concurrency) &&
+         mean >= Traits::sell_min_mean;
+}
+
 /// The column statistics that choose_format() and choose_compress() can consult for a matrix of
-/// nrows rows, nnz entries and csr_bytes under `o` on `concurrency` threads: the column spread
-/// where the host's scattered-columns rule can fire (no forced format, a CSR of
-/// scattered_sell_bytes_per_thread a thread or more, rows of scattered_sell_min_mean entries or
-/// more on average: its mean is exact from the sizes), the narrow share where the plan can be a
-/// SELL plan of compress_min_bytes or more with compression left to the rule, the diagonal share
-/// over blocks of the plan's slice height where the diagonal rule can fire (diagonal_min_bytes
-/// or more, neither compression nor a CSR format forced).
+/// nrows rows, nnz entries and csr_bytes under `o` on `concurrency` threads: the narrow share
+/// where the plan can be a SELL plan of compress_min_bytes or more with compression left to the
+/// rule, the diagonal share over blocks of the plan's slice height where the diagonal rule can
+/// fire (diagonal_min_bytes or more, neither compression nor a CSR format forced). No rule reads
+/// the column spread (RowStats keeps -1; `pspmv info` computes it).
 /// analyze() reads col_idx for them only where one is wanted (RowStats keeps -1 otherwise): on
-/// host matrices below diagonal_min_bytes with shorter rows, or with the format or compression
-/// forced otherwise, the statistics are a pass over row_ptr alone.
+/// host matrices below diagonal_min_bytes whose plan stays CSR, or with the format or
+/// compression forced otherwise, the statistics are a pass over row_ptr alone.
 template <class Traits, class Value>
 FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, std::int64_t nnz,
                                  std::int64_t csr_bytes, std::int64_t concurrency) {
   FactsRequest want;
   const bool forced = o.format || o.keep_permuted || o.compress.value_or(false);
   const double mean = nrows > 0 ? static_cast<double>(static_cast<long double>(nnz) / nrows) : 0.0;
-  want.spread = Traits::scattered_sell_spread > 0 && !forced &&
-                csr_bytes >= Traits::scattered_sell_bytes_per_thread * concurrency &&
-                mean >= Traits::scattered_sell_min_mean;
   const bool may_sell = o.format ? *o.format == Format::sell
-                                 : o.keep_permuted || o.compress.value_or(false) || want.spread || Traits::prefer_sell;
+                                 : o.keep_permuted || o.compress.value_or(false) || Traits::prefer_sell ||
+                                       (!forced && host_sell_rows<Traits>(mean, static_cast<double>(csr_bytes), concurrency));
   // The diagonal-slice rule (choose_format on a host, choose_compress) can fire.
   const bool diagonal = !o.compress && (!o.format || *o.format == Format::sell) && csr_bytes >= Traits::diagonal_min_bytes;
   want.span = may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes;
@@ -175,7 +181,7 @@ std::string diagonal_rows(const RowStats& s, const AnalyzeOptions& o, double csr
 }
 
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
-/// scattered-columns or diagonal-slice rule) and its bytes stay within the memory limit.
+/// SELL-rows or diagonal-slice rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
 Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, const MatrixFacts& f,
                      const AnalyzeOptions& o, const SellParams& sp, SellShape& shape, SellOrder& order,
@@ -232,24 +238,21 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
                                        percent(f.lane_slots.useful_thread_per_row) + " useful lane-slots)"
                                  : std::string());
   }
-  // The column spread is computed only where this rule can fire (column_facts_needed).
-  const bool large = Traits::scattered_sell_spread > 0 && static_cast<std::int64_t>(csr_bytes) >=
-                                                            Traits::scattered_sell_bytes_per_thread * space.concurrency();
-  if (large && s.mean >= Traits::scattered_sell_min_mean && s.col_spread >= Traits::scattered_sell_spread)
-    return sell_within(limit,
-                       "scattered columns (spread " + fixed(s.col_spread, 3) + " >= " +
-                           fixed(Traits::scattered_sell_spread, 2) + ", mean row " + fixed(s.mean, 1) +
-                           " >= " + fixed(Traits::scattered_sell_min_mean, 0) + "): ",
-                       "");
   if (const std::string why = diagonal_rows<Traits>(s, o, csr_bytes); !why.empty())
     return sell_within(limit, why + ": ", "");
-  if (large && s.mean < Traits::scattered_sell_min_mean)
+  const std::string bytes = "CSR " + std::to_string(static_cast<std::int64_t>(csr_bytes) >> 20) + " MiB";
+  const std::string per_thread = std::to_string(Traits::sell_bytes_per_thread >> 20) + " MiB x " +
+                                 std::to_string(space.concurrency()) + (space.concurrency() == 1 ? " thread" : " threads");
+  if (host_sell_rows<Traits>(s.mean, csr_bytes, space.concurrency()))
+    return sell_within(limit,
+                       "mean row " + fixed(s.mean, 1) + " >= " + fixed(Traits::sell_min_mean, 0) + ", " + bytes +
+                           " >= " + per_thread + ": ",
+                       "");
+  if (Traits::sell_bytes_per_thread > 0 && s.mean < Traits::sell_min_mean)
     reason.add(Decision::format, "host default: CSR (mean row " + fixed(s.mean, 1) + " < " +
-                                     fixed(Traits::scattered_sell_min_mean, 0) +
-                                     ": short rows stay CSR whatever their columns' spread)");
-  else if (large && s.col_spread >= 0)
-    reason.add(Decision::format, "host default: CSR (column spread " + fixed(s.col_spread, 3) + " < " +
-                                     fixed(Traits::scattered_sell_spread, 2) + ")");
+                                     fixed(Traits::sell_min_mean, 0) + ": short rows stay CSR)");
+  else if (Traits::sell_bytes_per_thread > 0)
+    reason.add(Decision::format, "host default: CSR (" + bytes + " < " + per_thread + ")");
   else
     reason.add(Decision::format, "host default: CSR");
   return Format::csr;
