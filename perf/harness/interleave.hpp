@@ -1,7 +1,8 @@
 #pragma once
-// Two runs timed in turn, sample by sample, so that a slow or fast spell of the machine falls on
-// both alike: `pspmv compare` re-times pspmv's best variant beside each peer's best this way
-// before it prints a speedup (the sweep's best of many variants is otherwise favoured by noise).
+// Runs timed in turn, sample by sample, so that a slow or fast spell of the machine falls on all
+// alike: `pspmv compare` re-times each peer's best beside pspmv's best variant and its automatic
+// plan this way before it prints a speedup (the sweep's best of many variants is otherwise
+// favoured by noise, and a sweep's medians come from different spells of the machine).
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
@@ -13,35 +14,35 @@
 
 namespace pspmv_cli {
 
-/// Times `a` and `b` (each one fenced call per sample) in `reps` rounds of a b / b a, in turn
-/// (ABBA, so that neither always runs first), after `warmups` calls of each; their timings
-/// (timing_of: median, minimum and spread, for set_pair). max_rel_err and verified are left as
-/// they are (the runs were verified before).
+/// Times each of `runs` in `reps` rounds, after `warmups` calls of each; round r starts with run
+/// r mod n and goes on in order (for two runs: a b, b a, ...), so that no run always comes first
+/// or always follows the same one. A sample is one fenced call, after one untimed call of the
+/// same run: the switch from another run (an OpenMP team of another size, another library's
+/// thread pool, caches holding another layout) is charged to neither, so that each run is timed
+/// as it runs call after call, as in the sweep. Their timings (timing_of: median, minimum and
+/// spread, for set_pair), in the order of `runs`. max_rel_err and verified are left as they are
+/// (the runs were verified before).
 template <class Exec>
-std::pair<Timing, Timing> time_pair(const std::function<void()>& a, const std::function<void()>& b, int warmups,
-                                    int reps) {
-  for (int w = 0; w < warmups; ++w) {
-    a();
-    b();
-  }
+std::vector<Timing> time_rounds(const std::vector<std::function<void()>>& runs, int warmups, int reps) {
+  const std::size_t n = runs.size();
+  for (int w = 0; w < warmups; ++w)
+    for (const auto& run : runs) run();
   Exec().fence();
-  std::vector<double> ta, tb;
-  const auto sample = [](const std::function<void()>& run, std::vector<double>& into) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    Exec().fence();
-    into.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  };
-  for (int r = 0; r < reps; ++r) {
-    if (r % 2 == 0) {
-      sample(a, ta);
-      sample(b, tb);
-    } else {
-      sample(b, tb);
-      sample(a, ta);
+  std::vector<std::vector<double>> samples(n);
+  for (int r = 0; r < reps; ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = (static_cast<std::size_t>(r) + k) % n;
+      runs[i]();
+      Exec().fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      runs[i]();
+      Exec().fence();
+      samples[i].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
-  }
-  return {timing_of(ta), timing_of(tb)};
+  std::vector<Timing> out;
+  out.reserve(n);
+  for (const auto& s : samples) out.push_back(timing_of(s));
+  return out;
 }
 
 }  // namespace pspmv_cli

@@ -122,6 +122,17 @@ void set_pair(Record& r, const std::string& with, const Timing& own, const Timin
     }
 }
 
+void set_pair_auto(Record& r, const Timing& automatic) {
+  r.paired_auto_s = automatic.median_s;
+  r.paired_auto_min_s = automatic.min_s;
+  if (automatic.min_s > 0 && automatic.median_s / automatic.min_s > noisy_median_over_min) {
+    if (!r.noise.empty()) r.noise += "; ";
+    r.noise += fmt::format("interleaved rounds, pspmv auto: median/min {:.2f} > {}",
+                           automatic.median_s / automatic.min_s, noisy_median_over_min);
+    r.noisy = true;
+  }
+}
+
 Record skipped(Record base, const std::string& impl, const std::string& variant, const std::string& why) {
   Record r = complete(std::move(base), impl, variant, why, "", 0.0, Timing{}, "");
   r.skipped = true;
@@ -161,7 +172,9 @@ nlohmann::json to_json(const Record& r) {
                                                                  {"other_median_s", r.paired_other_s},
                                                                  {"other_min_s", r.paired_other_min_s},
                                                                  {"other_iqr_s", r.paired_other_iqr_s},
-                                                                 {"other_cv", r.paired_other_cv}}}};
+                                                                 {"other_cv", r.paired_other_cv},
+                                                                 {"auto_median_s", r.paired_auto_s},
+                                                                 {"auto_min_s", r.paired_auto_min_s}}}};
   if (!r.analysis_phases.empty()) {
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [name, seconds] : r.analysis_phases) phases[name] = seconds;

@@ -65,12 +65,20 @@ struct Record {
   /// 0: not set.
   double paired_min_s = 0, paired_iqr_s = 0, paired_cv = 0;
   double paired_other_min_s = 0, paired_other_iqr_s = 0, paired_other_cv = 0;
+  /// compare, a peer's record: pspmv's automatic plan timed in the same interleaved rounds as the
+  /// pair (set_pair_auto), its median and minimum in seconds; 0: not timed there. Where the
+  /// automatic plan is pspmv's best variant, the pair's other side.
+  double paired_auto_s = 0, paired_auto_min_s = 0;
 };
 
-/// Records in r the interleaved pair (time_pair) of r's variant (`own`) and `with` (`other`):
+/// Records in r the interleaved pair (time_rounds) of r's variant (`own`) and `with` (`other`):
 /// both medians, minimums, interquartile ranges and coefficients of variation. A side whose
 /// median/min exceeds the noise limit marks r noisy, naming that side in r.noise.
 void set_pair(Record& r, const std::string& with, const Timing& own, const Timing& other);
+
+/// Records in r (paired by set_pair) the timing of pspmv's automatic plan in the same interleaved
+/// rounds; a median/min above the noise limit marks r noisy, as for the pair's sides.
+void set_pair_auto(Record& r, const Timing& automatic);
 
 /// Marks r noisy, with its reason, when its median over its minimum exceeds
 /// noisy_median_over_min, when an input of at least floor_bound_bytes ran below its floor

@@ -121,35 +121,45 @@ Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, co
   return r;
 }
 
-/// compare: pspmv's best variant among out[first..] timed again beside each peer's best,
-/// interleaved (time_pair); the pair's medians go into the peer's record (paired_*).
+/// compare: each peer's best timed again beside pspmv's best variant among out[first..] and its
+/// automatic plan, in interleaved rounds (time_rounds); the medians go into the peer's record
+/// (set_pair: the peer and pspmv's best; set_pair_auto: the automatic plan). The automatic plan
+/// is timed once where it is the best variant.
 template <class Exec, class Value, class Offset, class PlanT>
 void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenTime<Exec, Value, Offset>& vt,
                        const BenchOptions& o, const std::vector<pspmv_peers::Peer>& peers, std::vector<Record>& out,
                        std::size_t first, const std::map<std::string, PlanT>& plans) {
   const auto usable = [](const Record& r) { return !r.skipped && r.verified && r.median_s > 0; };
-  // The fastest of pspmv's variants proper (not an unrolled or device-input record of one).
+  // pspmv's variants proper (not an unrolled or device-input record of one).
   const auto variants = pspmv_variants(o);
   const auto variant_of = [&](const Record& r) {
     return std::find_if(variants.begin(), variants.end(), [&](const auto& p) { return p.first == r.variant; });
   };
   const Record* best = nullptr;
-  for (std::size_t i = first; i < out.size(); ++i)
-    if (out[i].impl == "pspmv" && usable(out[i]) && variant_of(out[i]) != variants.end() &&
-        (!best || out[i].median_s < best->median_s))
-      best = &out[i];
+  const Record* automatic = nullptr;  // as summarize() takes it: the first usable "auto" variant
+  for (std::size_t i = first; i < out.size(); ++i) {
+    const Record& r = out[i];
+    if (r.impl != "pspmv" || !usable(r) || variant_of(r) == variants.end()) continue;
+    if (!best || r.median_s < best->median_s) best = &r;
+    if (!automatic && r.variant.rfind("auto", 0) == 0) automatic = &r;
+  }
   if (!best) {
     if (first < out.size())
       std::cerr << fmt::format("  {:<22} {} no verified pspmv plan to time beside the peers\n", out[first].matrix,
                                out[first].precision);
     return;
   }
-  const auto v = variant_of(*best);
+  const auto plan_of = [&](const Record& r) {
+    // The variant's plan as bench_typed analyzed it (analyzed again only if it was not kept).
+    const auto kept = plans.find(r.variant);
+    return kept != plans.end() ? kept->second : pspmv::analyze<Exec>(A, variant_of(r)->second);
+  };
   const std::string best_label = "pspmv " + best->variant;
-  // The variant's plan as bench_typed analyzed it (analyzed again only if it was not kept).
-  const auto kept = plans.find(best->variant);
-  const PlanT plan = kept != plans.end() ? kept->second : pspmv::analyze<Exec>(A, v->second);
-  const std::function<void()> ours = [&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); };
+  const PlanT plan = plan_of(*best);
+  std::vector<std::function<void()>> ours{[&] { plan.multiply(Value(1), vt.x, Value(0), vt.y); }};
+  const bool auto_apart = automatic && automatic != best;
+  const PlanT auto_plan = auto_apart ? plan_of(*automatic) : plan;
+  if (auto_apart) ours.push_back([&] { auto_plan.multiply(Value(1), vt.x, Value(0), vt.y); });
   std::map<std::string, std::size_t> peer_best;  // impl -> index of its fastest record
   for (std::size_t i = first; i < out.size(); ++i) {
     const Record& r = out[i];
@@ -164,11 +174,17 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
                                 [&](const auto& q) { return q.impl == r.impl && q.variant == r.variant && q.run; });
     if (p == peers.end()) continue;
     ++paired;
-    const auto [theirs, mine] = time_pair<Exec>(p->run, ours, o.warmups, o.reps);
-    set_pair(r, best_label, theirs, mine);
-    std::cerr << fmt::format("  {:<22} {} {:<14} interleaved with {}: {:.4f} ms vs {:.4f} ms ({:.2f}x)\n", r.matrix,
-                             r.precision, r.impl, best_label, theirs.median_s * 1e3, mine.median_s * 1e3,
-                             mine.median_s > 0 ? theirs.median_s / mine.median_s : 0.0);
+    std::vector<std::function<void()>> runs{p->run};
+    runs.insert(runs.end(), ours.begin(), ours.end());
+    const auto t = time_rounds<Exec>(runs, o.warmups, o.reps);
+    set_pair(r, best_label, t[0], t[1]);
+    if (automatic) set_pair_auto(r, auto_apart ? t[2] : t[1]);
+    std::cerr << fmt::format("  {:<22} {} {:<14} interleaved with {}: {:.4f} ms vs {:.4f} ms ({:.2f}x){}\n", r.matrix,
+                             r.precision, r.impl, best_label, t[0].median_s * 1e3, t[1].median_s * 1e3,
+                             t[1].median_s > 0 ? t[0].median_s / t[1].median_s : 0.0,
+                             auto_apart ? fmt::format("; pspmv auto {:.4f} ms ({:.2f}x)", t[2].median_s * 1e3,
+                                                      t[2].median_s > 0 ? t[0].median_s / t[2].median_s : 0.0)
+                                        : std::string());
   }
   if (paired == 0)
     std::cerr << fmt::format("  {:<22} {} no verified peer to time beside {}\n", best->matrix, best->precision,

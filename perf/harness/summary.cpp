@@ -77,6 +77,7 @@ CompareEntry entry_of(const std::string& label, const Record& r, const std::vect
   e.paired_pspmv_s = r.paired_other_s;
   e.paired_min_s = r.paired_min_s;
   e.paired_pspmv_min_s = r.paired_other_min_s;
+  e.paired_auto_s = r.paired_auto_s;
   return e;
 }
 
@@ -95,7 +96,10 @@ std::pair<double, double> time_over_pspmv(const CompareSummary& m, const Compare
   const double over_best = e.paired_s > 0 && e.paired_pspmv_s > 0 ? e.paired_s / e.paired_pspmv_s
                            : best                                 ? e.median_s / best->median_s
                                                                   : 0;
-  return {over_best, automatic ? e.median_s / automatic->median_s : 0};
+  const double over_auto = e.paired_s > 0 && e.paired_auto_s > 0 ? e.paired_s / e.paired_auto_s
+                           : automatic                            ? e.median_s / automatic->median_s
+                                                                  : 0;
+  return {over_best, over_auto};
 }
 
 double time_over_pspmv_best_min(const CompareSummary& m, const CompareEntry& e) {
@@ -197,7 +201,8 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
   }
   s += "\nmin ms, cv %: the fastest timed multiply and the samples' standard deviation over their mean.\n"
        "this/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan;\n"
-       "  a peer's this/best comes from its best and pspmv's best timed again, interleaved sample by sample.\n"
+       "  a peer's this/best and this/auto come from its best, pspmv's best and pspmv's automatic plan timed\n"
+       "  again in interleaved rounds, sample by sample.\n"
        "  '*' after a median: a noisy timing (median/min > 1.2, below the floor, or under load; see the JSON).\n"
        "break-even: extra analysis time / (unplanned call time - planned call time); the unplanned call is\n"
        "  pspmv: CSR thread_per_row/static_chunks; MKL: mkl_sparse_?_mv without optimize; librsb: untuned;\n"
@@ -241,6 +246,7 @@ nlohmann::json summary_json(const std::vector<CompareSummary>& summaries) {
                     {"gbs", e.gbs}, {"ratio_to_floor", e.ratio_to_floor}, {"analyze_s", e.analyze_s},
                     {"break_even_calls", break_even_json(e.break_even)}, {"time_over_pspmv_best", sb},
                     {"time_over_pspmv_best_interleaved", e.paired_s > 0}, {"time_over_pspmv_auto", sa},
+                    {"time_over_pspmv_auto_interleaved", e.paired_s > 0 && e.paired_auto_s > 0},
                     {"min_s", e.min_s}, {"iqr_s", e.iqr_s}, {"cv", e.cv}, {"noisy", e.noisy},
                     {"time_over_pspmv_best_min", time_over_pspmv_best_min(m, e)}});
     }

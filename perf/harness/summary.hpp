@@ -32,6 +32,9 @@ struct CompareEntry {
   double paired_s = 0, paired_pspmv_s = 0;
   /// The pair's minimums, its and pspmv's (0: not recorded): the speedup's error bar.
   double paired_min_s = 0, paired_pspmv_min_s = 0;
+  /// pspmv's automatic plan timed in the same interleaved rounds (Record::paired_auto_s); 0: not
+  /// timed there. The speedups over the automatic plan use it where present.
+  double paired_auto_s = 0;
 };
 
 /// The summary of one matrix at one precision.
@@ -63,8 +66,8 @@ nlohmann::json records_json(const std::vector<Record>& records);
 std::string records_csv(const std::vector<Record>& records);
 
 /// e's time over pspmv's best variant and over its automatic plan in m (0 where m lacks one).
-/// Over the best: the interleaved pair's ratio where e was re-timed (paired_s), else the
-/// ratio of the sweep's medians.
+/// Each from the interleaved rounds where e was re-timed in them (paired_s with paired_pspmv_s,
+/// paired_auto_s), else the ratio of the sweep's medians.
 std::pair<double, double> time_over_pspmv(const CompareSummary& m, const CompareEntry& e);
 
 /// The same ratio over pspmv's best from the minimums instead of the medians (of the
