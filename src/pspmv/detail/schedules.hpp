@@ -231,7 +231,7 @@ inline constexpr bool direct_openmp =
 /// launch costs what a plain `omp parallel for` costs: Kokkos 3.4's ParallelFor adds a work
 /// partition in per-thread pool data and its dispatch to each launch. The region always has the
 /// instance's team: a region of another size between an application's regions of the full team
-/// makes the OpenMP runtime rebuild its team (libgomp under OMP_PROC_BIND; docs/selection.md). Kokkos
+/// makes the OpenMP runtime rebuild its team (libgomp, with or without binding; docs/selection.md). Kokkos
 /// Tools sees the region as a parallel_for under the kernel's label. Called inside a parallel
 /// region (nested parallelism off), the region has one thread and runs every item, as Kokkos
 /// would.
