@@ -131,3 +131,26 @@ endforeach()
 if(NOT paired EQUAL 1)
   message(FATAL_ERROR "bench --interleave: ${paired} plain OpenMP records paired with pspmv's CSR plan (want 1):\n${err}")
 endif()
+
+# With the automatic plan among the variants, each peer's rounds time it too (whether or not it
+# is the fastest variant): the peer's record has interleaved.auto_median_s.
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
+                        --schedule static_chunks --interleave --reps 3 --warmups 1 --json "${WORK}/paired-auto.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench --interleave with the automatic plan exited ${rc}:\n${err}")
+endif()
+file(READ "${WORK}/paired-auto.json" json)
+string(JSON n LENGTH "${json}" records)
+math(EXPR last "${n} - 1")
+set(paired 0)
+foreach(i RANGE ${last})
+  string(JSON impl GET "${json}" records ${i} impl)
+  string(JSON auto_s ERROR_VARIABLE e GET "${json}" records ${i} interleaved auto_median_s)
+  if(impl STREQUAL "openmp-plain" AND NOT e AND auto_s GREATER 0)
+    math(EXPR paired "${paired} + 1")
+  endif()
+endforeach()
+if(NOT paired EQUAL 1)
+  message(FATAL_ERROR "bench --interleave: ${paired} plain OpenMP records timed beside the automatic plan (want 1):\n${err}")
+endif()

@@ -106,7 +106,7 @@ TYPED_TEST(DeterminismTest, DeterministicPlansAgreeWhateverTheLaunch) {
   using Exec = typename TestFixture::Exec;
   const auto A = TestFixture::matrix();
   const auto x = TestFixture::make_x(A.ncols);
-  // On a host, also the number of threads a multiply runs on (0: chosen by the byte rule).
+  // On a host, also the number of threads a multiply runs on (0: every thread, the default).
   std::vector<int> thread_counts{0};
   if constexpr (!pspmv::ExecTraits<Exec>::is_gpu) {
     const int n = Exec().concurrency();

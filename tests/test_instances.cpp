@@ -163,6 +163,39 @@ TEST(Instances, TwoOpenMPPartitionsShareOnePlan) {
 }
 #endif
 
+#if defined(KOKKOS_ENABLE_OPENMP)
+// A multiply called from inside an application's own parallel region, nested parallelism off:
+// the region a launch opens then has one thread, which runs every row (every chunk queue, every
+// block) whatever the schedule, and y is the whole product.
+TEST(Instances, MultiplyInsideAnApplicationsParallelRegion) {
+  const HostCsr A = pspmv::generate_skewed<double>(1 << 15);
+  auto options = scratch_options();
+  pspmv::AnalyzeOptions balanced;
+  balanced.format = pspmv::Format::csr;
+  balanced.schedule = pspmv::Schedule::nnz_balanced;
+  options.push_back(balanced);
+  options.emplace_back();  // the automatic plan
+  const int levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(1);
+  for (const auto& o : options) {
+    const auto plan = pspmv::analyze<Kokkos::OpenMP>(A, o);
+    using Plan = std::decay_t<decltype(plan)>;
+    const std::vector<double> x = x_of(A.ncols, 0);
+    const typename Plan::vector_type dx = device_x<Kokkos::OpenMP>(x);
+    const typename Plan::vector_type y("y", A.nrows);
+    Kokkos::deep_copy(y, std::numeric_limits<double>::quiet_NaN());
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp master
+      plan.multiply(Kokkos::OpenMP(), 2.0, dx, 0.0, y);
+    }
+    Kokkos::fence();
+    EXPECT_TRUE(check(A, plan, y, x, "inside a parallel region", 2.0));
+  }
+  omp_set_max_active_levels(levels);
+}
+#endif
+
 #if defined(KOKKOS_ENABLE_CUDA)
 // Two CUDA streams multiply with one plan at once, each into its own y with its own
 // workspace; the plan itself was analyzed on a third stream.

@@ -24,10 +24,11 @@ TYPED_TEST(SelectTest, PlanRecordsItsChoices) {
   EXPECT_EQ(plan.row_stats().nnz, 16 * 2048);
   EXPECT_EQ(plan.row_stats().max_len, 419);
   EXPECT_FALSE(plan.reason().empty());
-  // Skewed rows (cv ~ 4.5) get the nnz-balanced schedule by default on the host; a GPU
-  // schedules its blocks itself.
-  EXPECT_EQ(plan.schedule(), pspmv::ExecTraits<Exec>::is_gpu ? pspmv::Schedule::static_chunks
-                                                              : pspmv::Schedule::nnz_balanced)
+  // Skewed rows (cv ~ 4.5) get the nnz-balanced schedule by default on a host of two threads or
+  // more; a GPU schedules its blocks itself, and one thread has nothing to balance.
+  EXPECT_EQ(plan.schedule(), pspmv::ExecTraits<Exec>::is_gpu || Exec().concurrency() < 2
+                                 ? pspmv::Schedule::static_chunks
+                                 : pspmv::Schedule::nnz_balanced)
       << plan.reason();
   // On a GPU sorted SELL-32 pads the skewed matrix by 1.00: it is chosen; on the host, CSR.
   EXPECT_EQ(plan.format(), pspmv::ExecTraits<Exec>::prefer_sell ? pspmv::Format::sell : pspmv::Format::csr)
@@ -40,7 +41,12 @@ TYPED_TEST(SelectTest, PlanRecordsItsChoices) {
   EXPECT_EQ(plan.mapping(), pspmv::Mapping::thread_per_row) << plan.reason();
   auto E = pspmv::generate_even<V, O>(2048);
   auto pe = pspmv::analyze<Exec>(E);
-  EXPECT_EQ(pe.schedule(), pspmv::Schedule::static_chunks) << pe.reason();
+  // Even rows of a few hundred KB on a host of two threads or more: still one block of nearly
+  // equal nonzeros per thread (a static split at best); one thread: static.
+  EXPECT_EQ(pe.schedule(), pspmv::ExecTraits<Exec>::is_gpu || Exec().concurrency() < 2
+                               ? pspmv::Schedule::static_chunks
+                               : pspmv::Schedule::nnz_balanced)
+      << pe.reason();
   EXPECT_EQ(pe.mapping(), pspmv::Mapping::thread_per_row) << pe.reason();
   // Forced options are honoured.
   pspmv::AnalyzeOptions opt;
@@ -119,8 +125,8 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(ps.mapping(), pspmv::Mapping::thread_per_row) << ps.reason();
     EXPECT_NE(ps.schedule(), pspmv::Schedule::work_stealing) << ps.reason();
   }
-  // Rows of 2 entries, then of 6: cv 0.5, yet a static split gives the second half 1.5x the
-  // mean nnz: nnz_balanced on a host of 2 threads or more (one thread: nothing to balance).
+  // Rows of 2 entries, then of 6 (cv 0.5): nnz_balanced on a host of 2 threads or more, and
+  // the reason says why; one thread: nothing to balance.
   if (!Traits::is_gpu) {
     auto halves = from_rows<V, O>(4000, 4000, [](std::int32_t i) {
       std::vector<std::int32_t> c;
@@ -131,13 +137,12 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     auto ph = pspmv::analyze<Exec>(halves);
     if (threads >= 2) {
       EXPECT_EQ(ph.schedule(), pspmv::Schedule::nnz_balanced) << ph.reason();
-      EXPECT_NE(ph.reason().find("row blocks gives its fullest"), std::string::npos) << ph.reason();
+      EXPECT_NE(ph.reason().find(": nnz_balanced (a block of nearly equal nonzeros per thread)"), std::string::npos)
+          << ph.reason();
     } else {
       EXPECT_EQ(ph.schedule(), pspmv::Schedule::static_chunks) << ph.reason();
+      EXPECT_NE(ph.reason().find("one thread: static_chunks"), std::string::npos) << ph.reason();
     }
-    std::vector<std::int64_t> rp{0, 2, 4, 10, 16};
-    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 2), 12.0 / 8.0);
-    EXPECT_DOUBLE_EQ(pspmv::static_imbalance(rp.data(), 4, 1), 1.0);
   }
   // A caller's mapping is kept.
   pspmv::AnalyzeOptions thread;
@@ -157,7 +162,8 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_NE(big.reason().find("work_stealing"), std::string::npos) << big.reason();
     auto below = pspmv::analyze<Exec>(from_rows<V, O>(n - 1, n - 1, diag));
     EXPECT_LT(static_cast<std::int64_t>(below.csr_bytes()), target);
-    EXPECT_EQ(below.schedule(), pspmv::Schedule::static_chunks) << below.reason();
+    EXPECT_EQ(below.schedule(), threads >= 2 ? pspmv::Schedule::nnz_balanced : pspmv::Schedule::static_chunks)
+        << below.reason();
     // Rows of sell_min_mean entries or more: SELL from the same size on (its padding stays near 1
     // for random rows), whatever their columns (random or banded), CSR below it.
     // (from the larger of the SELL and the work-stealing sizes, so that the plan takes both.)
@@ -246,40 +252,72 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial).schedule(), pspmv::Schedule::serial);
 }
 
-// The thread rule on a host space that has one (a function apart so that a GPU's
-// min_bytes_per_thread of 0 is never a divisor, even in a branch that does not run).
-template <class Exec, class V, class O>
-void check_threads_follow_the_bytes(std::int64_t concurrency) {
-  using Traits = pspmv::ExecTraits<Exec>;
-  auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
-  const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + 3 * sizeof(V);
-  for (const std::int64_t kib : {std::int64_t{80}, std::int64_t{200}, std::int64_t{4096}}) {
-    const auto n = static_cast<std::int32_t>((kib << 10) / per_row);
-    const auto plan = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
-    const std::int64_t touched = static_cast<std::int64_t>(sizeof(O)) + n * per_row;
-    const std::int64_t want = std::min(concurrency, std::max<std::int64_t>(1, touched / Traits::min_bytes_per_thread));
-    EXPECT_EQ(plan.choice().launch.threads, want) << kib << " KiB: " << plan.describe() << " / " << plan.reason();
-    if (want < concurrency) EXPECT_NE(plan.reason().find("threads"), std::string::npos) << plan.reason();
-  }
-  pspmv::AnalyzeOptions one;
-  one.threads = 1;
-  one.schedule = pspmv::Schedule::static_chunks;
-  EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(100000, 100000, diag), one).choice().launch.threads, 1);
-}
-
-// A parallel host plan takes one thread per ExecTraits::min_bytes_per_thread of CSR arrays and
-// vectors, up to the instance's concurrency, and says so; a caller's count is honoured.
-TYPED_TEST(SelectTest, HostThreadsFollowTheBytes) {
+// A parallel host plan runs on every thread of the instance whatever its size (its region
+// always holds the whole team, so fewer threads would only have more rows each), and the
+// reason names no thread count; a caller's count is honoured and named; a GPU takes none.
+TYPED_TEST(SelectTest, HostPlansTakeEveryThread) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using Exec = typename TestFixture::Exec;
   using Traits = pspmv::ExecTraits<Exec>;
   auto diag = [](std::int32_t i) { return std::vector<std::int32_t>{i}; };
   const std::int64_t concurrency = Exec().concurrency();
-  if constexpr (Traits::is_gpu || Traits::min_bytes_per_thread == 0) {
-    EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(5000, 5000, diag)).choice().launch.threads,
-              Traits::is_gpu ? 0 : concurrency);
+  const std::int64_t per_row = sizeof(O) + sizeof(std::int32_t) + 3 * sizeof(V);
+  for (const std::int64_t kib : {std::int64_t{80}, std::int64_t{200}, std::int64_t{4096}}) {
+    const auto n = static_cast<std::int32_t>((kib << 10) / per_row);
+    const auto plan = pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag));
+    EXPECT_NE(plan.schedule(), pspmv::Schedule::serial) << kib << " KiB: " << plan.reason();  // above serial_max_bytes
+    EXPECT_EQ(plan.choice().launch.threads, Traits::is_gpu ? 0 : concurrency) << kib << " KiB: " << plan.describe();
+    EXPECT_EQ(plan.reason().find("threads forced"), std::string::npos) << plan.reason();
+  }
+  if constexpr (!Traits::is_gpu) {
+    pspmv::AnalyzeOptions one;
+    one.threads = 1;
+    one.schedule = pspmv::Schedule::static_chunks;
+    const auto forced = pspmv::analyze<Exec>(from_rows<V, O>(100000, 100000, diag), one);
+    EXPECT_EQ(forced.choice().launch.threads, 1);
+    EXPECT_NE(forced.reason().find("threads forced: 1"), std::string::npos) << forced.reason();
+  }
+}
+
+// analyze() reads col_idx for the column statistics only where a rule can use them
+// (detail::column_facts_needed), and from exactly the rules' sizes on: the diagonal share from
+// diagonal_min_bytes, the narrow share where a SELL plan may be compressed by the rule (from
+// compress_min_bytes; on a host only for rows the SELL rule takes, thread_per_row), neither
+// where the caller forces CSR or decides compression.
+TYPED_TEST(SelectTest, ColumnFactsAreReadWhereARuleCanUseThem) {
+  using V = typename TestFixture::Value;
+  using Exec = typename TestFixture::Exec;
+  using Traits = pspmv::ExecTraits<Exec>;
+  constexpr std::int64_t threads = 16;
+  const auto want = [](const pspmv::AnalyzeOptions& o, std::int64_t bytes, double mean) {
+    const std::int64_t nnz = bytes / static_cast<std::int64_t>(sizeof(std::int32_t) + sizeof(V));
+    const auto nrows = static_cast<std::int64_t>(static_cast<double>(nnz) / mean);
+    return pspmv::detail::column_facts_needed<Traits, V>(o, nrows, nnz, bytes, threads);
+  };
+  const int C = Traits::template sell_slice_height<V>();
+  const int block = C >= 4 && C <= 64 && pspmv::RowStats::span_block % C == 0 ? C : 0;
+  const std::int64_t diagonal = Traits::diagonal_min_bytes;
+  const pspmv::AnalyzeOptions none;
+  EXPECT_EQ(want(none, diagonal, 16.0).diagonal_block, block);
+  EXPECT_EQ(want(none, diagonal - 1, 16.0).diagonal_block, 0);
+  pspmv::AnalyzeOptions csr, decided, team;
+  csr.format = pspmv::Format::csr;
+  decided.compress = false;
+  team.mapping = pspmv::Mapping::team_per_row;
+  for (const auto& o : {csr, decided}) {
+    EXPECT_EQ(want(o, 2 * diagonal, 16.0).diagonal_block, 0);
+    EXPECT_FALSE(want(o, 2 * diagonal, 16.0).span);
+  }
+  if constexpr (Traits::compress_min_bytes < std::numeric_limits<std::int64_t>::max()) {
+    const std::int64_t edge = Traits::compress_min_bytes;
+    ASSERT_GE(edge, Traits::sell_bytes_per_thread * threads);  // the SELL rule holds at the edge
+    EXPECT_TRUE(want(none, edge, 16.0).span);
+    EXPECT_FALSE(want(none, edge - 1, 16.0).span);
+    // Rows below sell_min_mean, or a team mapping, stay CSR on a host: no narrow share then.
+    EXPECT_EQ(want(none, edge, Traits::sell_min_mean / 2).span, Traits::prefer_sell);
+    EXPECT_EQ(want(team, edge, 16.0).span, Traits::prefer_sell);
   } else {
-    check_threads_follow_the_bytes<Exec, V, O>(concurrency);
+    EXPECT_FALSE(want(none, 4 * diagonal, 16.0).span);  // no 16-bit offsets by rule on this space
   }
 }

@@ -323,7 +323,7 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   t = clock::now();
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
-  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span, want.diagonal_block);
+  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block);
   d.phases.statistics = seconds(t);
   t = clock::now();
   d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, M, d.facts, o, &d.order);
@@ -357,10 +357,9 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
   const RowStats& had = like.facts_.stats;
-  if ((want.spread && had.col_spread < 0) || (want.span && had.narrow_share < 0) ||
-      (want.diagonal_block > 0 && had.diagonal_block != want.diagonal_block)) {
+  if ((want.span && had.narrow_share < 0) || (want.diagonal_block > 0 && had.diagonal_block != want.diagonal_block)) {
     const auto t = std::chrono::steady_clock::now();
-    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, want.spread, want.span, want.diagonal_block);
+    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block);
     d.phases.statistics = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }
   detail::KnownSell known;
@@ -423,13 +422,12 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const 
 }
 
 namespace detail {
-/// What the host needs of a CSR in `space`'s memory to analyze it: its sizes, a host copy of
-/// row_ptr, and col_idx where the column spread is wanted. Where the host reads that memory,
-/// A's own Views (nothing copied); elsewhere the entries it does not copy are unmanaged Views
-/// of A's lengths without data (never read: choose() reads only their lengths).
+/// What the host needs of a CSR in `space`'s memory to analyze it: its sizes and a host copy of
+/// row_ptr. Where the host reads that memory, A's own Views (nothing copied); elsewhere
+/// col_idx and values are unmanaged Views of A's lengths without data (never read: choose()
+/// reads only their lengths; the column statistics are computed on `space`).
 template <class ExecSpace, class Value, class Offset, class Mem>
-HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
-                                    bool with_col_idx) {
+HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A) {
   HostCsr<Value, Offset> h;
   h.nrows = A.nrows;
   h.ncols = A.ncols;
@@ -444,12 +442,7 @@ HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Valu
     Stager<ExecSpace> stager(space, staging_buffers<ExecSpace>(lock), staging_chunk_bytes);
     h.row_ptr = host_array<Offset>("pspmv::row_ptr_host", static_cast<std::int64_t>(A.row_ptr.extent(0)));
     stager.copy_back(h.row_ptr.data(), A.row_ptr);
-    if (with_col_idx) {
-      h.col_idx = host_array<std::int32_t>("pspmv::col_idx_host", static_cast<std::int64_t>(A.col_idx.extent(0)));
-      stager.copy_back(h.col_idx.data(), A.col_idx);
-    } else {
-      h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
-    }
+    h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
     h.values = Kokkos::View<Value*, Kokkos::HostSpace>(static_cast<Value*>(nullptr), A.values.extent(0));
     space.fence();
   }
@@ -474,20 +467,19 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
     throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, A.nrows, static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.bytes()), space.concurrency());
-  const bool spread = want.spread;
-  const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A, spread);
+  const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A);
   validate_on(space, A, h.row_ptr.data());
   AnalysisPhases ph;
   auto t = clock::now();
   ph.validation = std::chrono::duration<double>(t - started).count();
   const bool span = want.span;
   // Away from the host's memory the statistics are computed on `space` (its read-back row_ptr
-  // serves the checks and choose()); the column spread, where a rule wants it, on the host.
+  // serves the checks and choose()), except where matrix_facts_on leaves them to the host pass
+  // (an empty matrix, a row of 2^31 entries or more), which reads only row_ptr then.
   std::optional<MatrixFacts> on_space;
-  if constexpr (!host_memory)
-    if (!spread) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
+  if constexpr (!host_memory) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
   facts_ = on_space ? *std::move(on_space)
-                    : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, spread, span && host_memory,
+                    : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, false, span && host_memory,
                                    host_memory ? want.diagonal_block : 0);
   if (!host_memory && (span || want.diagonal_block > 0))
     detail::column_shares_on(space, A, facts_.stats, span, want.diagonal_block);

@@ -76,18 +76,10 @@ struct ExecTraits {
   /// Chunks that static/dynamic scheduling splits the rows into (Intel's SpMV prototype's
   /// "about 2000 chunks"); chunk = ceil(rows / target_chunks).
   static constexpr int target_chunks = 2000;
-  /// Row-length coefficient of variation above which the default schedule is nnz_balanced.
-  static constexpr double cv_balance_threshold = 1.0;
-  /// nnz_balanced also when a static split's fullest row block exceeds this factor of the mean.
-  static constexpr double static_imbalance_threshold = 1.1;
   /// Bytes of a multiply (CSR arrays, x and y) up to which the default schedule is serial: the
   /// calling thread alone, with no parallel region, since a launch on every thread costs more
   /// than such a matrix's work (docs/selection.md).
   static constexpr std::int64_t serial_max_bytes = std::int64_t{64} << 10;
-  /// Bytes of a multiply (CSR arrays, x and y) that each thread of a parallel schedule gets at
-  /// least: a smaller matrix runs on fewer threads, since each thread's share of the fork and
-  /// join outweighs its rows (0: always every thread of the instance; docs/selection.md).
-  static constexpr std::int64_t min_bytes_per_thread = std::int64_t{16} << 10;
   /// CSR bytes per thread from which the default schedule is work_stealing.
   static constexpr std::int64_t stealing_bytes_per_thread = std::int64_t{1} << 20;
   /// 64-bit words between two chunk-queue words (one 64-byte cache line: no false sharing).
@@ -170,8 +162,6 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int team_size = 4;
   /// Kept for reports (Kokkos' CUDA backend ignores Schedule<>).
   static constexpr int target_chunks = 2000;
-  static constexpr double cv_balance_threshold = 1.0;
-  static constexpr double static_imbalance_threshold = 1.1;
   /// SELL slice height = a warp: lane r of a warp holds row r of a slice.
   template <class Value>
   static constexpr int sell_slice_height() { return warp_size; }
@@ -203,7 +193,6 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Unused on a GPU: its hardware hands out blocks (and serial is a host schedule).
   static constexpr std::int64_t serial_max_bytes = 0;
   static constexpr std::int64_t stealing_bytes_per_thread = 0;
-  static constexpr std::int64_t min_bytes_per_thread = 0;
   /// Chunk-queue words side by side (a GPU's atomics resolve in L2).
   static constexpr std::int64_t chunk_queue_stride = 1;
   static constexpr std::int64_t max_chunk_queues = 64;

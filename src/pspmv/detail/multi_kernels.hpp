@@ -66,13 +66,22 @@ struct MultiBase {
   Value beta;
   bool beta_zero = false;  ///< beta == 0: Y is written without being read (a run-time test per row)
   bool x_unit = false;     ///< X's columns are adjacent (LayoutRight): X(c, .) read at constant offsets
+  bool x_full = false;     ///< x_unit and nk == K: the K values of X(c, .) one contiguous run
+  bool y_full = false;     ///< Y's columns adjacent and nk == K: Y(i, .) written as one contiguous run
   int col0 = 0;            ///< first column of the block
   int nk = K;              ///< columns of the block (1 <= nk <= K)
 
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
+  /// x_full: K contiguous loads and K multiply-adds with no per-column select, which the host
+  /// compiler turns into one or two SIMD loads and multiply-adds (the select of the spare
+  /// columns kept it scalar: 1.9x slower at K = 8 in f64 on a 2-core AVX-512 machine,
+  /// docs/selection.md); the same additions in the same order as the general form.
   KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
     const int last = nk - 1;
-    if (x_unit) {
+    if (x_full) {
+      const Value* xr = X.data() + static_cast<std::int64_t>(c) * static_cast<std::int64_t>(X.stride(0)) + col0;
+      for (int q = 0; q < K; ++q) s.v[q] += v * xr[q];
+    } else if (x_unit) {
       // The raw row (X.data() is a plain pointer under every memory trait; X(c, q) may be a
       // read-only load returning a value on a GPU, whose address cannot be taken).
       const Value* xr = X.data() + static_cast<std::int64_t>(c) * static_cast<std::int64_t>(X.stride(0)) + col0;
@@ -83,7 +92,13 @@ struct MultiBase {
   }
   /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read when beta_zero).
   KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const sum_type& s) const {
-    if (beta_zero) {
+    if (y_full) {
+      Value* yr = Y.data() + static_cast<std::int64_t>(i) * static_cast<std::int64_t>(Y.stride(0)) + col0;
+      if (beta_zero)
+        for (int q = 0; q < K; ++q) yr[q] = alpha * s.v[q];
+      else
+        for (int q = 0; q < K; ++q) yr[q] = alpha * s.v[q] + beta * yr[q];
+    } else if (beta_zero) {
       for (int q = 0; q < K; ++q)
         if (q < nk) Y(i, col0 + q) = alpha * s.v[q];
     } else {

@@ -62,6 +62,8 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.x_unit = X.stride(1) == 1;
     f.col0 = col0;
     f.nk = nk;
+    f.x_full = f.x_unit && nk == K;
+    f.y_full = Y.stride(1) == 1 && nk == K;
   };
   if (c.format == Format::csr) {
     auto fill = [&](auto& f) {

@@ -227,7 +227,7 @@ inline constexpr bool direct_openmp =
 /// instance's concurrency), each running body(thread, nthreads) on a copy of the functor held in
 /// registers (see QueuedRows). The functor is the one every backend runs; only the region is
 /// opened here, so that a plan can run on fewer threads than the instance holds
-/// (ExecTraits::min_bytes_per_thread: the threads beyond the plan's count leave at once) and a
+/// (AnalyzeOptions::threads: the threads beyond the plan's count leave at once) and a
 /// launch costs what a plain `omp parallel for` costs: Kokkos 3.4's ParallelFor adds a work
 /// partition in per-thread pool data and its dispatch to each launch. The region always has the
 /// instance's team: a region of another size between an application's regions of the full team

@@ -45,7 +45,7 @@ struct RowStats {
   /// Mean over the nonzeros of |col / ncols - row / nrows|: 0 on the diagonal, a few
   /// thousandths for banded, stencil and block-diagonal matrices, about 1/3 when columns are
   /// uniformly random (each x access then lands anywhere in x). Set by column_spread() and
-  /// by matrix_facts() with_spread (analyze() asks for it where a rule uses it); -1 when not
+  /// by matrix_facts() with_spread (`pspmv info`; no rule of analyze() reads it); -1 when not
   /// computed.
   double col_spread = -1;
   /// Share of the nonzeros that lie in aligned blocks of span_block rows whose columns span
@@ -387,20 +387,6 @@ std::int64_t team_lane_slots(const Offset* row_ptr, std::int64_t nrows, int vect
   std::int64_t slots = 0;
   for (const std::int64_t p : part) slots += p;
   return slots;
-}
-
-/// Nonzeros of the fullest of `parts` equal row blocks (what a static schedule gives each
-/// thread) over the mean nnz per block: 1 when the split is even; 1 for an empty matrix.
-template <class Offset>
-double static_imbalance(const Offset* row_ptr, std::int64_t nrows, std::int64_t parts) {
-  const std::int64_t nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
-  if (nnz == 0 || parts <= 1) return 1.0;
-  std::int64_t fullest = 0;
-  for (std::int64_t t = 0; t < parts; ++t) {
-    const std::int64_t b = t * nrows / parts, e = (t + 1) * nrows / parts;
-    fullest = std::max<std::int64_t>(fullest, static_cast<std::int64_t>(row_ptr[e] - row_ptr[b]));
-  }
-  return static_cast<double>(fullest) * static_cast<double>(parts) / static_cast<double>(nnz);
 }
 
 /// Row partition with nearly equal nnz per block: block b starts at the first row whose

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -128,10 +129,11 @@ bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t c
 
 /// Whether the host's SELL rule can fire for a matrix of csr_bytes with rows of `mean` entries
 /// on average on `concurrency` threads (sell_bytes_per_thread a thread or more, rows of
-/// sell_min_mean entries or more; never on a space without the rule).
+/// sell_min_mean entries or more; never on a space without the rule). The rule was measured with
+/// the thread-per-row slice kernel: a caller who forces team_per_row keeps CSR.
 template <class Traits>
-bool host_sell_rows(double mean, double csr_bytes, std::int64_t concurrency) {
-  return Traits::sell_bytes_per_thread > 0 &&
+bool host_sell_rows(double mean, double csr_bytes, std::int64_t concurrency, const AnalyzeOptions& o) {
+  return Traits::sell_bytes_per_thread > 0 && (!o.mapping || *o.mapping == Mapping::thread_per_row) &&
          csr_bytes >= static_cast<double>(Traits::sell_bytes_per_thread) * static_cast<double>(concurrency) &&
          mean >= Traits::sell_min_mean;
 }
@@ -153,7 +155,7 @@ FactsRequest column_facts_needed(const AnalyzeOptions& o, std::int64_t nrows, st
   const double mean = nrows > 0 ? static_cast<double>(static_cast<long double>(nnz) / nrows) : 0.0;
   const bool may_sell = o.format ? *o.format == Format::sell
                                  : o.keep_permuted || o.compress.value_or(false) || Traits::prefer_sell ||
-                                       (!forced && host_sell_rows<Traits>(mean, static_cast<double>(csr_bytes), concurrency));
+                                       (!forced && host_sell_rows<Traits>(mean, static_cast<double>(csr_bytes), concurrency, o));
   // The diagonal-slice rule (choose_format on a host, choose_compress) can fire.
   const bool diagonal = !o.compress && (!o.format || *o.format == Format::sell) && csr_bytes >= Traits::diagonal_min_bytes;
   want.span = may_sell && !o.compress && csr_bytes >= Traits::compress_min_bytes;
@@ -243,13 +245,17 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
   const std::string bytes = "CSR " + std::to_string(static_cast<std::int64_t>(csr_bytes) >> 20) + " MiB";
   const std::string per_thread = std::to_string(Traits::sell_bytes_per_thread >> 20) + " MiB x " +
                                  std::to_string(space.concurrency()) + (space.concurrency() == 1 ? " thread" : " threads");
-  if (host_sell_rows<Traits>(s.mean, csr_bytes, space.concurrency()))
+  if (host_sell_rows<Traits>(s.mean, csr_bytes, space.concurrency(), o))
     return sell_within(limit,
                        "mean row " + fixed(s.mean, 1) + " >= " + fixed(Traits::sell_min_mean, 0) + ", " + bytes +
                            " >= " + per_thread + ": ",
                        "");
-  if (Traits::sell_bytes_per_thread > 0 && s.mean < Traits::sell_min_mean)
-    reason.add(Decision::format, "host default: CSR (mean row " + fixed(s.mean, 1) + " < " +
+  if (Traits::sell_bytes_per_thread > 0 && o.mapping && *o.mapping != Mapping::thread_per_row)
+    reason.add(Decision::format, "host default: CSR (mapping " + to_string(*o.mapping) +
+                                     " forced; the SELL rule is the thread-per-row slice kernel's)");
+  else if (Traits::sell_bytes_per_thread > 0 && s.mean < Traits::sell_min_mean)
+    // Truncated, not rounded: a mean of 11.96 reads 11.9, never "12.0 < 12".
+    reason.add(Decision::format, "host default: CSR (mean row " + fixed(std::floor(s.mean * 10) / 10, 1) + " < " +
                                      fixed(Traits::sell_min_mean, 0) + ": short rows stay CSR)");
   else if (Traits::sell_bytes_per_thread > 0)
     reason.add(Decision::format, "host default: CSR (" + bytes + " < " + per_thread + ")");
@@ -346,11 +352,10 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
 }
 
 /// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache
-/// (unless the caller asked for more than one thread),
-/// work stealing for large matrices, else nnz-balanced for uneven rows or uneven static
-/// blocks, else static.
+/// (unless the caller asked for more than one thread), work stealing for large matrices, else
+/// nnz-balanced (static on one thread).
 template <class Traits, class Value, class Offset, class Vector = Value>
-Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t ncols, Mapping mapping,
+Schedule choose_schedule(const RowStats& s, std::int64_t ncols, Mapping mapping,
                          const AnalyzeOptions& o, std::int64_t concurrency, Reason& reason) {
   if (o.schedule) {
     if (!schedule_runs(*o.schedule, mapping, Traits::is_gpu))
@@ -379,34 +384,26 @@ Schedule choose_schedule(const Offset* row_ptr, const RowStats& s, std::int64_t 
                                std::to_string(concurrency) + " threads: work_stealing");
     return Schedule::work_stealing;
   }
-  if (s.cv > Traits::cv_balance_threshold) {
-    reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + " > " + fixed(Traits::cv_balance_threshold, 2) +
-                               ": nnz_balanced");
-    return Schedule::nnz_balanced;
+  if (concurrency <= 1) {
+    reason.add(Decision::schedule, "one thread: static_chunks (nothing to balance)");
+    return Schedule::static_chunks;
   }
-  const double imbalance = static_imbalance(row_ptr, s.nrows, concurrency);
-  if (imbalance > Traits::static_imbalance_threshold) {
-    reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + ", but a static split into " +
-                               std::to_string(concurrency) + " row blocks gives its fullest " + fixed(imbalance, 2) +
-                               "x the mean nnz > " + fixed(Traits::static_imbalance_threshold, 2) +
-                               ": nnz_balanced");
-    return Schedule::nnz_balanced;
-  }
-  reason.add(Decision::schedule, "row-length cv " + fixed(s.cv, 3) + " <= " + fixed(Traits::cv_balance_threshold, 2) +
-                             ", static row blocks within " + fixed(Traits::static_imbalance_threshold, 2) +
-                             "x the mean nnz: static_chunks");
-  return Schedule::static_chunks;
+  // One block of nearly equal nonzeros per thread: a static split of the rows at best, and
+  // faster wherever row lengths vary (docs/selection.md).
+  reason.add(Decision::schedule, "CSR " + std::to_string(bytes >> 10) + " KiB < " +
+                                     std::to_string(Traits::stealing_bytes_per_thread >> 20) + " MiB x " +
+                                     std::to_string(concurrency) +
+                                     " threads: nnz_balanced (a block of nearly equal nonzeros per thread)");
+  return Schedule::nnz_balanced;
 }
 
-/// The threads of a host multiply: the caller's, or all of the instance's, or (with
-/// ExecTraits::min_bytes_per_thread set) fewer for a matrix whose CSR and vectors would give
-/// each thread less: a thread's share of the fork and join then costs more than its rows.
-/// 1 for the serial schedule; 0 on a GPU.
+/// The threads of a host multiply: the caller's, or all of the instance's (fewer gain nothing
+/// under a region of the whole team: docs/selection.md). 1 for the serial schedule; 0 on a GPU.
 /// @throws InvalidArgument for threads on a GPU, beyond the instance's concurrency, with a team
 ///         mapping below the concurrency, or above 1 with the serial schedule.
-template <class Traits, class Value, class Offset, class Vector = Value>
-int choose_threads(const RowStats& s, std::int64_t ncols, Mapping mapping, Schedule schedule, const AnalyzeOptions& o,
-                   std::int64_t concurrency, Reason& reason) {
+template <class Traits>
+int choose_threads(Mapping mapping, Schedule schedule, const AnalyzeOptions& o, std::int64_t concurrency,
+                   Reason& reason) {
   if (Traits::is_gpu) {
     if (o.threads > 0) throw InvalidArgument("AnalyzeOptions::threads applies to a host execution space only");
     return 0;
@@ -429,17 +426,6 @@ int choose_threads(const RowStats& s, std::int64_t ncols, Mapping mapping, Sched
   if (o.threads > 0) {
     reason.add(Decision::schedule, "threads forced: " + std::to_string(o.threads));
     return o.threads;
-  }
-  if constexpr (Traits::min_bytes_per_thread > 0) {
-    const std::int64_t touched =
-        csr_bytes_of<Value, Offset>(s) + (s.nrows + ncols) * static_cast<std::int64_t>(sizeof(Vector));
-    const std::int64_t fed = std::max<std::int64_t>(1, touched / Traits::min_bytes_per_thread);
-    if (fed < concurrency) {
-      reason.add(Decision::schedule, "CSR and vectors " + std::to_string(touched >> 10) + " KiB / " +
-                                         std::to_string(Traits::min_bytes_per_thread >> 10) + " KiB per thread: " +
-                                         std::to_string(fed) + " of " + std::to_string(concurrency) + " threads");
-      return static_cast<int>(fed);
-    }
   }
   return static_cast<int>(concurrency);
 }
@@ -508,7 +494,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   if (sell) check_sell_parameters(sp.C, sp.sigma);
   const bool small_team = !sell && small_matrix_warp_per_row<Traits>(s, concurrency);
   c.mapping = detail::choose_mapping<Traits>(row_ptr, f, o, sell, small_team, concurrency, c.reason);
-  c.schedule = detail::choose_schedule<Traits, Value, Offset, V>(row_ptr, s, A.ncols, c.mapping, o, concurrency, c.reason);
+  c.schedule = detail::choose_schedule<Traits, Value, Offset, V>(s, A.ncols, c.mapping, o, concurrency, c.reason);
   const bool team = c.mapping == Mapping::team_per_row;
 
   // Launch sizes.
@@ -562,7 +548,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     p.chunk_size = p.chunk_rows;
   }
   p.chunk_size = std::min<std::int64_t>(p.chunk_size, INT32_MAX);
-  p.threads = detail::choose_threads<Traits, Value, Offset, V>(s, A.ncols, c.mapping, c.schedule, o, concurrency, c.reason);
+  p.threads = detail::choose_threads<Traits>(c.mapping, c.schedule, o, concurrency, c.reason);
   const std::int64_t lanes_per_team = static_cast<std::int64_t>(p.team_size) * p.vector_length;
   p.num_blocks = o.num_blocks > 0 ? o.num_blocks
                                   : (Traits::is_gpu ? (team ? std::max<std::int64_t>(1, concurrency / lanes_per_team)
