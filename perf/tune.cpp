@@ -63,11 +63,8 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   // the model's plan and the sweep's 3 fastest others), and plain CSR (the unplanned call, for
   // the break-even); "best" is the fastest of the four there.
   const PlanT model = pspmv::analyze<Exec>(A, base);
-  // The statistics recorded with the results; analyze() computes col_spread only where a rule
-  // needs it.
-  const double col_spread = model.row_stats().col_spread >= 0
-                                ? model.row_stats().col_spread
-                                : pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
+  // The statistics recorded with the results (no rule of analyze() reads the column spread).
+  const double col_spread = pspmv::column_spread(A.row_ptr.data(), A.col_idx.data(), A.nrows, A.ncols);
   pspmv::AnalyzeOptions fixed;
   fixed.selection = pspmv::Selection::fixed;
   const PlanT baseline = pspmv::analyze<Exec>(A, fixed);

@@ -165,8 +165,9 @@ TEST(Instances, TwoOpenMPPartitionsShareOnePlan) {
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 // A multiply called from inside an application's own parallel region, nested parallelism off:
-// the region a launch opens then has one thread, which runs every row (every chunk queue, every
-// block) whatever the schedule, and y is the whole product.
+// the region a range launch opens then has one thread, which runs every row (every chunk queue,
+// every block) whatever the schedule, and y is the whole product. A plan with team launches is
+// refused there on Kokkos 3 (its team launch would skip most teams), before y is written.
 TEST(Instances, MultiplyInsideAnApplicationsParallelRegion) {
   const HostCsr A = pspmv::generate_skewed<double>(1 << 15);
   auto options = scratch_options();
@@ -192,7 +193,37 @@ TEST(Instances, MultiplyInsideAnApplicationsParallelRegion) {
     Kokkos::fence();
     EXPECT_TRUE(check(A, plan, y, x, "inside a parallel region", 2.0));
   }
+  pspmv::AnalyzeOptions team;
+  team.mapping = pspmv::Mapping::team_per_row;
+  const auto plan = pspmv::analyze<Kokkos::OpenMP>(A, team);
+  using Plan = std::decay_t<decltype(plan)>;
+  const std::vector<double> x = x_of(A.ncols, 0);
+  const typename Plan::vector_type dx = device_x<Kokkos::OpenMP>(x);
+  const typename Plan::vector_type y("y", A.nrows);
+  Kokkos::deep_copy(y, 7.0);
+  bool refused = false, active = false;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp master
+    {
+      active = omp_in_parallel() != 0;
+      try {
+        plan.multiply(Kokkos::OpenMP(), 2.0, dx, 0.0, y);
+      } catch (const pspmv::InvalidArgument&) {
+        refused = true;
+      }
+    }
+  }
+  Kokkos::fence();
   omp_set_max_active_levels(levels);
+  if (KOKKOS_VERSION < 40000 && active) {
+    EXPECT_TRUE(refused) << "a team plan ran inside an active parallel region on Kokkos 3";
+    auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (std::size_t i = 0; i < hy.extent(0); ++i) ASSERT_EQ(hy(i), 7.0) << "row " << i << " written before the refusal";
+  } else {
+    EXPECT_FALSE(refused);
+    EXPECT_TRUE(check(A, plan, y, x, "team plan inside a parallel region", 2.0));
+  }
 }
 #endif
 

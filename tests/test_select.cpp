@@ -175,6 +175,12 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(pr.format(), pspmv::Format::sell) << pr.reason();
     EXPECT_NE(pr.reason().find(" >= 12, CSR "), std::string::npos) << pr.reason();
     EXPECT_EQ(pr.schedule(), pspmv::Schedule::work_stealing) << pr.reason();
+    // The rule is the thread-per-row slice kernel's: a forced team mapping keeps CSR, and says so.
+    pspmv::AnalyzeOptions team;
+    team.mapping = pspmv::Mapping::team_per_row;
+    auto pt = pspmv::analyze<Exec>(R, team);
+    EXPECT_EQ(pt.format(), pspmv::Format::csr) << pt.reason();
+    EXPECT_NE(pt.reason().find("mapping team_per_row forced"), std::string::npos) << pt.reason();
     auto band = pspmv::analyze<Exec>(pspmv::generate_even<V, O>((rows + 31) / 32 * 32));
     EXPECT_EQ(band.format(), pspmv::Format::sell) << band.reason();
     if (static_cast<std::int64_t>(band.csr_bytes()) < Traits::diagonal_min_bytes)  // else the diagonal rule decides first
@@ -254,7 +260,7 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
 
 // A parallel host plan runs on every thread of the instance whatever its size (its region
 // always holds the whole team, so fewer threads would only have more rows each), and the
-// reason names no thread count; a caller's count is honoured and named; a GPU takes none.
+// reason names no forced count; a caller's count is honoured and named; a GPU takes none.
 TYPED_TEST(SelectTest, HostPlansTakeEveryThread) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;

@@ -1,5 +1,5 @@
 // The cost of OpenMP regions of alternating team sizes (why pspmv's host launches always open a
-// region of the instance's whole team: docs/selection.md, "Host: fewer threads").
+// region of the instance's whole team: docs/selection.md, "Host: every thread of the instance").
 // Not part of the build:
 //   g++ -O2 -fopenmp perf/probes/openmp_team_sizes.cpp -o /tmp/openmp_team_sizes
 //   OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=threads /tmp/openmp_team_sizes

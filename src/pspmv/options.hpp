@@ -49,7 +49,7 @@ struct AnalyzeOptions {
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
-                                         ///< 0: chosen (all, or fewer for a matrix too small to feed them)
+                                         ///< 0: every thread of the instance (1 for the serial schedule)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count
                                          ///< (not only run to run, which every plan is): each row summed by one
                                          ///< thread, in an order fixed by the build and the row's length, so

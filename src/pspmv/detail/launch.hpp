@@ -63,6 +63,30 @@ void check_call(std::int32_t nrows, std::int32_t ncols, const XView& x, const YV
     throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
 }
 
+/// Refuses, before anything is written, a plan with team launches (team_per_row, SELL slices per
+/// team, long rows kept in lanes) called inside an active OpenMP parallel region on Kokkos 3:
+/// its OpenMP team launch then splits the league over the whole thread pool while its nested
+/// region has one thread, so most teams would not run. Range launches (thread_per_row, every
+/// schedule) run every row there (detail::openmp_range). Kokkos 4 runs such a launch serially.
+/// @throws InvalidArgument naming the mapping and the way out.
+template <class ExecSpace>
+void check_teams_outside_region(const PlanChoice& c) {
+#if defined(_OPENMP) && KOKKOS_VERSION < 40000
+  const bool teams = c.mapping == Mapping::team_per_row ||
+                     (c.format == Format::sell && c.launch.long_rows > 0 && !c.launch.long_split);
+  if constexpr (direct_openmp<ExecSpace>)
+    if (teams && omp_in_parallel())
+      throw InvalidArgument("multiply: this plan launches Kokkos teams (" +
+                            std::string(c.mapping == Mapping::team_per_row ? "mapping team_per_row"
+                                                                           : "SELL long rows kept in lanes") +
+                            "), which Kokkos 3 cannot run inside an active OpenMP parallel region (most teams "
+                            "would not run); call multiply() outside the region, or analyze with mapping "
+                            "thread_per_row and without sell_long_row");
+#else
+  (void)c;
+#endif
+}
+
 /// y = alpha A x + beta y with the plan's kernel (`empty`: alpha == 0 or no entries, y = beta y), Unroll / LongUnroll gathers in flight per
 /// thread (ExecTraits::gather_unroll, long_row_unroll), BetaZero decided by the caller.
 /// A non-default unroll factor is named in the kernel's label ("::U=<factor>").
@@ -71,6 +95,7 @@ template <int Unroll, int LongUnroll, bool BetaZero, class ExecSpace, class Valu
 void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Offset>& st, const PlanChoice& c,
                      const Labels& labels, std::int32_t nrows, bool empty, const Call<ExecSpace, Value>& call) {
   using Traits = ExecTraits<ExecSpace>;
+  if (!empty) check_teams_outside_region<ExecSpace>(c);
   if (empty) {
     Kokkos::parallel_for("pspmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, nrows),
                          ScaleY<ExecSpace, Value, BetaZero>{call.y, call.beta});

@@ -74,7 +74,7 @@ struct MultiBase {
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
   /// x_full: K contiguous loads and K multiply-adds with no per-column select, which the host
   /// compiler turns into one or two SIMD loads and multiply-adds (the select of the spare
-  /// columns kept it scalar: 1.9x slower at K = 8 in f64 on a 2-core AVX-512 machine,
+  /// columns kept it scalar: 1.9x slower at K = 8 in f64 on the 2-core EPYC, perf/probes/multi_columns_loop.cpp,
   /// docs/selection.md); the same additions in the same order as the general form.
   KOKKOS_INLINE_FUNCTION void add(sum_type& s, const Value v, const std::int32_t c) const {
     const int last = nk - 1;

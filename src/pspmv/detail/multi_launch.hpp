@@ -156,6 +156,7 @@ void launch_multi(const ExecSpace& space, const Storage<ExecSpace, MValue, Offse
                   const MultiXView<Value, typename ExecSpace::memory_space>& X,
                   const MultiYView<Value, typename ExecSpace::memory_space>& Y, Value alpha, Value beta,
                   const Workspace<ExecSpace, Value>& ws) {
+  if (!empty) check_teams_outside_region<ExecSpace>(c);
   if (empty) {
     Kokkos::parallel_for("pspmv::scale_y::multi", Kokkos::RangePolicy<ExecSpace>(space, 0, nrows),
                          MultiScaleY<ExecSpace, Value>{Y, beta, beta == Value(0)});

@@ -242,7 +242,11 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
   }
   if (const std::string why = diagonal_rows<Traits>(s, o, csr_bytes); !why.empty())
     return sell_within(limit, why + ": ", "");
-  const std::string bytes = "CSR " + std::to_string(static_cast<std::int64_t>(csr_bytes) >> 20) + " MiB";
+  // Whole KiB below a MiB (a small matrix would read "CSR 0 MiB"), whole MiB from there, both
+  // truncated: the "<" they are compared by stays true as printed.
+  const auto whole = static_cast<std::int64_t>(csr_bytes);
+  const std::string bytes = "CSR " + (whole < (std::int64_t{1} << 20) ? std::to_string(whole >> 10) + " KiB"
+                                                                      : std::to_string(whole >> 20) + " MiB");
   const std::string per_thread = std::to_string(Traits::sell_bytes_per_thread >> 20) + " MiB x " +
                                  std::to_string(space.concurrency()) + (space.concurrency() == 1 ? " thread" : " threads");
   if (host_sell_rows<Traits>(s.mean, csr_bytes, space.concurrency(), o))
@@ -352,8 +356,8 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
 }
 
 /// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache
-/// (unless the caller asked for more than one thread), work stealing for large matrices, else
-/// nnz-balanced (static on one thread).
+/// (unless the caller asked for more than one thread), work stealing for large matrices (1 MiB of
+/// CSR per thread of the instance), else nnz-balanced (static on one thread).
 template <class Traits, class Value, class Offset, class Vector = Value>
 Schedule choose_schedule(const RowStats& s, std::int64_t ncols, Mapping mapping,
                          const AnalyzeOptions& o, std::int64_t concurrency, Reason& reason) {
@@ -384,7 +388,9 @@ Schedule choose_schedule(const RowStats& s, std::int64_t ncols, Mapping mapping,
                                std::to_string(concurrency) + " threads: work_stealing");
     return Schedule::work_stealing;
   }
-  if (concurrency <= 1) {
+  // The threads that will run the rows: the caller's count, or the instance's.
+  const std::int64_t threads = o.threads > 0 ? o.threads : concurrency;
+  if (threads <= 1) {
     reason.add(Decision::schedule, "one thread: static_chunks (nothing to balance)");
     return Schedule::static_chunks;
   }
