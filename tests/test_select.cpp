@@ -192,6 +192,17 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(short_plan.format(), pspmv::Format::csr) << short_plan.reason();
     EXPECT_NE(short_plan.reason().find(" < 12: short rows stay CSR"), std::string::npos)
         << short_plan.reason();
+    // A mean just below the bound reads below it: 24 rows of 12 entries and one of 11 (mean
+    // 11.96) print as 11.9, never as "12.0 < 12".
+    auto near = from_rows<V, O>(25, 25, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      for (std::int32_t k = 0; k < (i == 0 ? 11 : 12); ++k) c.push_back((i + k) % 25);
+      std::sort(c.begin(), c.end());
+      return c;
+    });
+    const auto near_plan = pspmv::analyze<Exec>(near);
+    EXPECT_NE(near_plan.reason().find("mean row 11.9 < 12: short rows stay CSR"), std::string::npos)
+        << near_plan.reason();
     // No rule reads the columns of these matrices (below compress_min_bytes and
     // diagonal_min_bytes): the statistics skip them (the spread and the shares stay -1), and a
     // plan made like a forced CSR plan is the fresh automatic plan.
