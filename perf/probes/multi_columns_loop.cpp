@@ -61,20 +61,18 @@ struct Csr {
   std::int32_t n = 0;
 };
 
-__attribute__((noinline)) void select_form(const Block& b, const Csr& A) {
+// One set of sums per row, each entry added by the general form (Select) or by add().
+template <bool Select>
+__attribute__((noinline)) void one_sum_form(const Block& b, const Csr& A) {
 #pragma omp parallel for schedule(static)
   for (std::int32_t i = 0; i < A.n; ++i) {
     Sums s{};
-    for (std::int64_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) b.add_select(s, A.val[k], A.col[k]);
-    b.store(i, s);
-  }
-}
-
-__attribute__((noinline)) void contiguous_form(const Block& b, const Csr& A) {
-#pragma omp parallel for schedule(static)
-  for (std::int32_t i = 0; i < A.n; ++i) {
-    Sums s{};
-    for (std::int64_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) b.add(s, A.val[k], A.col[k]);
+    for (std::int64_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      if constexpr (Select)
+        b.add_select(s, A.val[k], A.col[k]);
+      else
+        b.add(s, A.val[k], A.col[k]);
+    }
     b.store(i, s);
   }
 }
@@ -124,7 +122,7 @@ int main(int argc, char** argv) {
           banded ? static_cast<std::int32_t>((i + 37 * k) % A.n) : static_cast<std::int32_t>(rng() % A.n);
   std::vector<double> X(static_cast<std::size_t>(A.n) * K, 1.0), Y(X.size(), 0.0);
   const Block b{X.data(), K, Y.data(), 0, K, true};
-  void (*forms[3])(const Block&, const Csr&) = {select_form, contiguous_form, two_sums_form};
+  void (*forms[3])(const Block&, const Csr&) = {one_sum_form<true>, one_sum_form<false>, two_sums_form};
   for (int r = 0; r < 3; ++r)
     for (auto* f : forms) f(b, A);
   std::vector<double> t[3];
