@@ -90,6 +90,17 @@ struct MultiBase {
       for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
     }
   }
+  /// add() with x_full known at compile time (Full: the contiguous form; else add()).
+  template <bool Full>
+  KOKKOS_INLINE_FUNCTION void add_to(sum_type& s, const Value v, const std::int32_t c) const {
+    if constexpr (Full) {
+      const Value* xr = X.data() + static_cast<std::int64_t>(c) * static_cast<std::int64_t>(X.stride(0)) + col0;
+#pragma GCC unroll 16
+      for (int q = 0; q < K; ++q) s.v[q] += v * xr[q];
+    } else {
+      add(s, v, c);
+    }
+  }
   /// Y(i, col0 + q) = alpha s(q) + beta Y(i, col0 + q) for the nk columns (Y not read when beta_zero).
   KOKKOS_INLINE_FUNCTION void store(const std::int32_t i, const sum_type& s) const {
     if (y_full) {
@@ -254,15 +265,102 @@ struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, MValue> {
   }
 };
 
-/// SELL, a thread per slice (the work items of a host's SellSliceColumns plan), its rows one
-/// after the other: the K sums of a row already fill the SIMD lanes that C rows fill with one
-/// vector. RowsTag: a slice; BlocksTag: a block of slices.
+/// SELL, a thread per slice (the work items of a host's SellSliceColumns plan), in ESB's order:
+/// the slice's entry columns one after the other, each column's C entries (one per row of the
+/// slice) multiplied into their rows' K sums, so that the C x K sums of the slice stay in
+/// registers (C = 8, K = 8 in f64: eight AVX-512 registers, each row's K sums one register) and C
+/// chains of multiply-adds run side by side, where the row-by-row walk (MultiSellViews::row) has
+/// one. Each row's entries are still added in entry order: the same additions as the row walk.
+/// The slice heights 4, 8 and 16 run with C fixed at compile time; any other walks the rows one
+/// after the other (MultiSellViews::slice). A host-only kernel (choose() sets slice_columns only
+/// where ExecTraits::sell_slice_columns). RowsTag: a slice; BlocksTag: a block of slices.
 template <class ExecSpace, class Value, int K, class MValue = Value>
 struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, MValue> {
-  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { this->slice(s); }
+  using sum_type = MultiSum<Value, K>;
+  KernelView<const std::int32_t*, typename ExecSpace::memory_space> slice_width;
+
+  /// Slice s at height C, the column of row r's entry j being column(j, r): the rows' first
+  /// `shortest` entries unmasked, then the padded tail, where a row past its length (a long row
+  /// kept elsewhere has length -1) keeps its sums by a select, with no branch (column 0 read in
+  /// its place) and no product of the padding's value reaching the sums. Full: the block's X
+  /// values at a column are one contiguous run (MultiBase::x_full), a template parameter so that
+  /// the loops hold no test of it.
+  template <int C, bool Full, class Column>
+  KOKKOS_INLINE_FUNCTION void block_of(const std::int32_t s, const Column& column) const {
+    const std::int32_t first = s << this->log2_c;
+    const int rows = first + C <= this->npos ? C : this->npos - first;
+    const std::int32_t width = slice_width(s);
+    const MValue* val = this->values.data() + this->slice_ptr(s);
+    sum_type acc[C];
+    std::int32_t len[C];
+    std::int32_t shortest = width;
+    for (int r = 0; r < C; ++r) {
+      len[r] = r < rows ? this->row_len(first + r) : 0;
+      shortest = len[r] < shortest ? (len[r] > 0 ? len[r] : 0) : shortest;
+    }
+    std::int32_t j = 0;
+    for (; j < shortest; ++j) {
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#pragma GCC unroll 16
+      for (int r = 0; r < C; ++r) this->template add_to<Full>(acc[r], Value(vj[r]), column(j, r));
+    }
+    for (; j < width; ++j) {
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#pragma GCC unroll 16
+      for (int r = 0; r < C; ++r) {
+        const bool in = j < len[r];
+        sum_type t = acc[r];
+        this->template add_to<Full>(t, Value(vj[r]), in ? column(j, r) : 0);
+        for (int q = 0; q < K; ++q) acc[r].v[q] = in ? t.v[q] : acc[r].v[q];
+      }
+    }
+    for (int r = 0; r < rows; ++r)
+      if (len[r] >= 0) this->finish(first + r, acc[r]);
+  }
+  /// Slice s at height C, its columns read in the slice's own form (as MultiSellViews::row).
+  template <int C, bool Full>
+  KOKKOS_INLINE_FUNCTION void block(const std::int32_t s) const {
+    const std::int64_t entries = C;  // entry j of row r at j * C + r
+    if (!this->compressed) {
+      const std::int32_t* col = this->col_idx.data() + this->slice_ptr(s);
+      block_of<C, Full>(s, [&](const std::int32_t j, const int r) { return col[j * entries + r]; });
+      return;
+    }
+    const std::int32_t base = this->col_base(s);
+    if (base >= 0) {
+      const std::uint16_t* off = this->col_off.data() + this->off_ptr(s);
+      block_of<C, Full>(s, [&](const std::int32_t j, const int r) {
+        return base + static_cast<std::int32_t>(off[j * entries + r]);
+      });
+    } else if (base == sell_diagonal_slice) {
+      // C consecutive rows from perm(first), entry j of row r at column perm(first) + r + d[j].
+      const std::int32_t* d = this->col_idx.data() + this->off_ptr(s);
+      const std::int32_t row0 = this->perm(s << this->log2_c);
+      block_of<C, Full>(s, [&](const std::int32_t j, const int r) { return row0 + r + d[j]; });
+    } else {
+      const std::int32_t* col = this->col_idx.data() + this->off_ptr(s);
+      block_of<C, Full>(s, [&](const std::int32_t j, const int r) { return col[j * entries + r]; });
+    }
+  }
+  template <int C>
+  KOKKOS_INLINE_FUNCTION void block(const std::int32_t s) const {
+    if (this->x_full)
+      block<C, true>(s);
+    else
+      block<C, false>(s);
+  }
+  KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
+    switch (this->log2_c) {
+      case 2: block<4>(s); return;
+      case 3: block<8>(s); return;
+      case 4: block<16>(s); return;
+      default: this->slice(s); return;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { columns(s); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
-    for (std::int32_t s = this->partition(b); s < end; ++s) this->slice(s);
+    for (std::int32_t s = this->partition(b); s < end; ++s) columns(s);
   }
 };
 

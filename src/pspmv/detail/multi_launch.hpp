@@ -108,9 +108,12 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.col_off = S.col_off;
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
-    MultiSellSlices<ExecSpace, Value, K, MValue> f;  // work items are slices, as the plan's
-    fill(f);
-    launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
+    if constexpr (ExecTraits<ExecSpace>::sell_slice_columns) {  // choose() sets slice_columns only there
+      MultiSellSlices<ExecSpace, Value, K, MValue> f;  // work items are slices, as the plan's
+      fill(f);
+      f.slice_width = S.slice_width;
+      launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
+    }
   } else if (c.mapping == Mapping::thread_per_row) {
     MultiSellRowPerThread<ExecSpace, Value, K, MValue> f;
     fill(f);
