@@ -166,6 +166,30 @@ TYPED_TEST(MultiTest, TallMatrixEveryVariant) {
   this->check_all_variants(rows_mixed<typename TestFixture::MValue, typename TestFixture::Offset>(517, 203), "517x203");
 }
 
+// SELL at the space's own slice height (ExecTraits::sell_slice_height of the vectors' type: 16
+// floats or 8 doubles under AVX-512, 4 or 8 under AVX2, a warp on a GPU), plain and compressed,
+// with split long rows: the host's several-vector slice kernel compiles that height and 8 in
+// ESB's order, and the tests above force 8.
+TYPED_TEST(MultiTest, SlicesOfTheSpacesOwnHeight) {
+  using V = typename TestFixture::MValue;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  const auto A = rows_mixed<V, O>(301, 517);
+  for (const bool compress : {false, true}) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = pspmv::Format::sell;
+    opt.slice_height = pspmv::ExecTraits<Exec>::template sell_slice_height<typename TestFixture::Value>();
+    opt.sigma = 64;
+    opt.mapping = pspmv::Mapping::thread_per_row;
+    opt.schedule = pspmv::Schedule::static_chunks;
+    opt.compress = compress;
+    opt.sell_long_row = compress ? 4 : -1;
+    if (compress) opt.sell_long_split = true;
+    this->check_plan(A, opt, std::string("own height C=") + std::to_string(opt.slice_height) +
+                                 (compress ? " compressed long>4 split" : ""));
+  }
+}
+
 // Compressed slices beside wide and diagonal ones (columns spanning more than 65,536; a band),
 // every mapping and schedule: each slice's columns read in its own form.
 TYPED_TEST(MultiTest, CompressedAndWideSlices) {

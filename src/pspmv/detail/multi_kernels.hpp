@@ -27,6 +27,14 @@
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/detail/storage.hpp"  // Workspace
 
+/// Unrolls the loop that follows completely on a host compiler that takes GCC's pragma, so that
+/// the C x K sums of a SELL slice (MultiSellSlices) are named registers, not a stack array.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define PSPMV_UNROLL_ALL _Pragma("GCC unroll 16")
+#else
+#define PSPMV_UNROLL_ALL
+#endif
+
 namespace pspmv {
 namespace detail {
 
@@ -95,7 +103,7 @@ struct MultiBase {
   KOKKOS_INLINE_FUNCTION void add_to(sum_type& s, const Value v, const std::int32_t c) const {
     if constexpr (Full) {
       const Value* xr = X.data() + static_cast<std::int64_t>(c) * static_cast<std::int64_t>(X.stride(0)) + col0;
-#pragma GCC unroll 16
+PSPMV_UNROLL_ALL
       for (int q = 0; q < K; ++q) s.v[q] += v * xr[q];
     } else {
       add(s, v, c);
@@ -271,8 +279,8 @@ struct MultiSellRowPerThread : MultiSellViews<ExecSpace, Value, K, MValue> {
 /// registers (C = 8, K = 8 in f64: eight AVX-512 registers, each row's K sums one register) and C
 /// chains of multiply-adds run side by side, where the row-by-row walk (MultiSellViews::row) has
 /// one. Each row's entries are still added in entry order: the same additions as the row walk.
-/// The slice heights 4, 8 and 16 run with C fixed at compile time; any other walks the rows one
-/// after the other (MultiSellViews::slice). A host-only kernel (choose() sets slice_columns only
+/// Slice heights 8 and the host's own (columns()) run with C fixed at compile time; any other
+/// walks the rows one after the other (MultiSellViews::slice). A host-only kernel (choose() sets slice_columns only
 /// where ExecTraits::sell_slice_columns). RowsTag: a slice; BlocksTag: a block of slices.
 template <class ExecSpace, class Value, int K, class MValue = Value>
 struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, MValue> {
@@ -301,12 +309,11 @@ struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, MValue> {
     std::int32_t j = 0;
     for (; j < shortest; ++j) {
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#pragma GCC unroll 16
+PSPMV_UNROLL_ALL
       for (int r = 0; r < C; ++r) this->template add_to<Full>(acc[r], Value(vj[r]), column(j, r));
     }
     for (; j < width; ++j) {
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#pragma GCC unroll 16
       for (int r = 0; r < C; ++r) {
         const bool in = j < len[r];
         sum_type t = acc[r];
@@ -349,13 +356,17 @@ struct MultiSellSlices : MultiSellViews<ExecSpace, Value, K, MValue> {
     else
       block<C, false>(s);
   }
+  /// Height 8 and the host's own height for Value (ExecTraits::sell_slice_height) in ESB's order,
+  /// any other by the row walk: each fixed height is a fully unrolled C x K body per column form,
+  /// whose compile time is paid once per height.
   KOKKOS_INLINE_FUNCTION void columns(const std::int32_t s) const {
-    switch (this->log2_c) {
-      case 2: block<4>(s); return;
-      case 3: block<8>(s); return;
-      case 4: block<16>(s); return;
-      default: this->slice(s); return;
-    }
+    constexpr int own = ExecTraits<ExecSpace>::template sell_slice_height<Value>();
+    if (this->log2_c == 3)
+      block<8>(s);
+    else if (own != 8 && (1 << this->log2_c) == own)
+      block<own>(s);
+    else
+      this->slice(s);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t s) const { columns(s); }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
