@@ -37,13 +37,30 @@ class MultiTest : public ConfigTest<Cfg> {
   /// each column checked against the reference.
   template <class XL, class YL>
   static void check_k(const Host& A, const PlanT& plan, int k, double alpha, double beta, const std::string& what) {
+    std::vector<std::vector<double>> xs, ys, got;
+    multiply_k<XL, YL>(A, plan, k, alpha, beta, xs, ys, got);
+    for (int q = 0; q < k; ++q) {
+      const auto ref = pspmv::reference::spmv(A, alpha, xs[q], beta, ys[q]);
+      ASSERT_TRUE(matches_reference<Value>(A, got[q], ref))
+          << what << " [" << plan.describe() << "] k=" << k << " column " << q << " alpha=" << alpha
+          << " beta=" << beta << (std::is_same<XL, Kokkos::LayoutRight>::value ? " X right" : " X left")
+          << (std::is_same<YL, Kokkos::LayoutRight>::value ? " Y right" : " Y left");
+    }
+  }
+
+  /// The multiply of check_k: X's columns `xs`, Y0's `ys`, and Y's columns after it in `got`.
+  template <class XL, class YL>
+  static void multiply_k(const Host& A, const PlanT& plan, int k, double alpha, double beta,
+                         std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>& ys,
+                         std::vector<std::vector<double>>& got) {
     Kokkos::View<Value**, XL, typename PlanT::memory_space> X("X", A.ncols, k);
     Kokkos::View<Value**, YL, typename PlanT::memory_space> Y("Y", A.nrows, k);
     auto hx = Kokkos::create_mirror_view(X);
     auto hy = Kokkos::create_mirror_view(Y);
     // Each value computed once and given to both the kernel and the reference: two loops that
     // recompute x_value may contract its multiply-adds differently.
-    std::vector<std::vector<double>> xs(k, std::vector<double>(A.ncols)), ys(k, std::vector<double>(A.nrows));
+    xs.assign(k, std::vector<double>(A.ncols));
+    ys.assign(k, std::vector<double>(A.nrows));
     for (int q = 0; q < k; ++q) {
       for (std::int32_t j = 0; j < A.ncols; ++j) {
         xs[q][j] = static_cast<double>(static_cast<Value>(x_value(j, q)));
@@ -59,16 +76,27 @@ class MultiTest : public ConfigTest<Cfg> {
     plan.multiply(static_cast<Value>(alpha), X, static_cast<Value>(beta), Y);
     Kokkos::fence();
     Kokkos::deep_copy(hy, Y);
-    std::vector<double> got(A.nrows);
-    for (int q = 0; q < k; ++q) {
-      const std::vector<double>& x = xs[q];
-      const std::vector<double>& y0 = ys[q];
-      for (std::int32_t i = 0; i < A.nrows; ++i) got[i] = static_cast<double>(hy(i, q));
-      const auto ref = pspmv::reference::spmv(A, alpha, x, beta, y0);
-      ASSERT_TRUE(matches_reference<Value>(A, got, ref))
-          << what << " [" << plan.describe() << "] k=" << k << " column " << q << " alpha=" << alpha
-          << " beta=" << beta << (std::is_same<XL, Kokkos::LayoutRight>::value ? " X right" : " X left")
-          << (std::is_same<YL, Kokkos::LayoutRight>::value ? " Y right" : " Y left");
+    got.assign(k, std::vector<double>(A.nrows));
+    for (int q = 0; q < k; ++q)
+      for (std::int32_t i = 0; i < A.nrows; ++i) got[q][i] = static_cast<double>(hy(i, q));
+  }
+
+  /// Where a space runs a thread per row and column for LayoutRight (ExecTraits::
+  /// multi_column_lanes: thread-per-row plans), its Y is the K-sum kernel's of LayoutLeft bit
+  /// for bit: each column's sum takes the same additions in the same order.
+  static void check_lanes_match_rows(const Host& A, const PlanT& plan, const std::string& what) {
+    if constexpr (pspmv::ExecTraits<Exec>::multi_column_lanes) {
+      if (plan.choice().mapping != pspmv::Mapping::thread_per_row) return;
+      for (int k : {3, 8}) {
+        std::vector<std::vector<double>> xs, ys, right, left;
+        multiply_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, -0.5, 2.0, xs, ys, right);
+        multiply_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, -0.5, 2.0, xs, ys, left);
+        for (int q = 0; q < k; ++q)
+          for (std::int32_t i = 0; i < A.nrows; ++i)
+            ASSERT_EQ(right[q][i], left[q][i]) << what << " [" << plan.describe() << "] k=" << k << " column " << q
+                                               << " row " << i << ": LayoutRight (a thread per row and column) "
+                                               << "against LayoutLeft (a thread per row)";
+      }
     }
   }
 
@@ -83,6 +111,7 @@ class MultiTest : public ConfigTest<Cfg> {
     }
     check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 17, -0.5, 2.0, what);  // X and Y differ; 2 or 3 passes
     check_k<Kokkos::LayoutRight, Kokkos::LayoutLeft>(A, plan, 5, 1.5, 0.0, what);
+    check_lanes_match_rows(A, plan, what);
   }
 
   /// Every format x mapping x schedule: CSR; SELL plain, with long rows in a lane-shared part

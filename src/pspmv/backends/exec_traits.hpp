@@ -146,6 +146,9 @@ struct ExecTraits {
   /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),
   /// and the piece sums a workspace keeps per piece of a split long row.
   static constexpr int multi_columns = 16;
+  /// A several-vector multiply keeps a thread per row with its K sums in SIMD registers (no
+  /// thread per row and column: detail::MultiColumnLanes).
+  static constexpr bool multi_column_lanes = false;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -217,6 +220,9 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
   /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.
   static constexpr int multi_columns = 8;
+  /// Thread-per-row several-vector plans with LayoutRight X and Y run a thread per row and column
+  /// (detail::MultiColumnLanes): the K threads of a row read X(c, .) as one coalesced load.
+  static constexpr bool multi_column_lanes = true;
 };
 #endif
 

@@ -78,6 +78,7 @@ struct MultiBase {
   bool y_full = false;     ///< Y's columns adjacent and nk == K: Y(i, .) written as one contiguous run
   int col0 = 0;            ///< first column of the block
   int nk = K;              ///< columns of the block (1 <= nk <= K)
+  int lane_col = 0;        ///< under MultiColumnLanes (K = 1): this column's slot in a piece's sums
 
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
   /// x_full: K contiguous loads and K multiply-adds with no per-column select, which the host
@@ -250,7 +251,7 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
     if (v >= nrows) {
       const std::int64_t at = static_cast<std::int64_t>(v - nrows) * ExecTraits<ExecSpace>::multi_columns;
       for (int q = 0; q < K; ++q)
-        if (q < this->nk) partial(at + q) = sum.v[q];
+        if (q < this->nk) partial(at + this->lane_col + q) = sum.v[q];
       return;
     }
     this->store(permuted_output ? p : v, sum);
@@ -443,6 +444,35 @@ struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K> {
       for (int c = 0; c < K; ++c)
         if (c < this->nk) s.v[c] += partial(q * ExecTraits<ExecSpace>::multi_columns + c);
     this->store(long_rows(l), s);
+  }
+};
+
+/// Several vectors with X's and Y's columns adjacent (LayoutRight) on a GPU: a thread per row and
+/// column of the block, the K threads of a row next to each other in a warp. A row's entry is
+/// loaded once for its K threads (one address), the K values of X(c, .) it multiplies are one
+/// coalesced load and Y(i, .) one coalesced store, where a thread that owns a row and K sums
+/// (MultiCsrThreadPerRow, MultiSellRowPerThread) issues K loads per entry, each touching as many
+/// rows of X as the warp has threads. Inner is that kernel for one column (K = 1): work item t is
+/// Inner's item t / K (a row, a position or a block, as the schedule gives them) in column t % K;
+/// the columns from nk on are idle. Each column's sum takes the row's entries in entry order, as
+/// in the K-sum kernel: the same additions, so the same Y.
+template <class Inner, int K>
+struct MultiColumnLanes : Inner {
+  int lanes = K;  ///< the block's columns (nk of the K-sum kernel)
+
+  KOKKOS_INLINE_FUNCTION Inner column(const int q) const {
+    Inner f = *this;
+    f.col0 += q;
+    f.lane_col = q;
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t t) const {
+    const int q = t % K;
+    if (q < lanes) column(q)(RowsTag(), t / K);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t t) const {
+    const int q = t % K;
+    if (q < lanes) column(q)(BlocksTag(), t / K);
   }
 };
 

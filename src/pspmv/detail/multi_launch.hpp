@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "pspmv/detail/launch.hpp"
@@ -65,6 +66,20 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.x_full = f.x_unit && nk == K;
     f.y_full = Y.stride(1) == 1 && nk == K;
   };
+  // A thread per row and column (MultiColumnLanes) where the space asks for it, X's and Y's
+  // columns are adjacent and the work items, K per row, position or block, fit the kernels' index.
+  const bool column_lanes = ExecTraits<ExecSpace>::multi_column_lanes && c.mapping == Mapping::thread_per_row &&
+                     !p.slice_columns && X.stride(1) == 1 && Y.stride(1) == 1 &&
+                     static_cast<std::int64_t>(std::max<std::int64_t>(nrows, c.format == Format::csr ? 0 : st.sell.npos)) * K <=
+                         std::numeric_limits<std::int32_t>::max();
+  // Inner's fields for one column: K = 1, x and y at constant offsets; MultiColumnLanes adds the column.
+  auto run_lanes = [&](auto& f, const std::int64_t items) {
+    f.nk = 1;
+    f.x_full = true;
+    f.y_full = true;
+    f.lanes = nk;
+    launch_range(space, labels.kernel, c.schedule, items * K, p.num_blocks * K, chunk * K, f, cursors, p.threads);
+  };
   if (c.format == Format::csr) {
     auto fill = [&](auto& f) {
       base(f);
@@ -73,6 +88,14 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
       f.values = st.csr.values;
       f.partition = st.partition;
     };
+    if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) {
+      if (column_lanes) {
+        MultiColumnLanes<MultiCsrThreadPerRow<ExecSpace, Value, Offset, 1, MValue>, K> f;
+        fill(f);
+        run_lanes(f, nrows);
+        return;
+      }
+    }
     if (c.mapping == Mapping::thread_per_row) {
       MultiCsrThreadPerRow<ExecSpace, Value, Offset, K, MValue> f;
       fill(f);
@@ -115,9 +138,20 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
       launch_range(space, labels.kernel, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
     }
   } else if (c.mapping == Mapping::thread_per_row) {
-    MultiSellRowPerThread<ExecSpace, Value, K, MValue> f;
-    fill(f);
-    launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
+    bool done = false;
+    if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) {
+      if (column_lanes) {
+        MultiColumnLanes<MultiSellRowPerThread<ExecSpace, Value, 1, MValue>, K> f;
+        fill(f);
+        run_lanes(f, S.npos);
+        done = true;
+      }
+    }
+    if (!done) {
+      MultiSellRowPerThread<ExecSpace, Value, K, MValue> f;
+      fill(f);
+      launch_range(space, labels.kernel, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
+    }
   } else {
     MultiSellSlicePerTeam<ExecSpace, Value, K, MValue> f;
     fill(f);
