@@ -11,6 +11,15 @@ using namespace pspmv_test;
 
 namespace {
 
+// Kernel names launched while a Kokkos Tools begin_parallel_for callback is set.
+std::vector<std::string>& multi_launch_log() {
+  static std::vector<std::string> log;
+  return log;
+}
+void record_multi_launch(const char* name, const std::uint32_t, std::uint64_t*) {
+  multi_launch_log().emplace_back(name);
+}
+
 template <class Cfg>
 class MultiTest : public ConfigTest<Cfg> {
  public:
@@ -82,15 +91,36 @@ class MultiTest : public ConfigTest<Cfg> {
   }
 
   /// Where a space runs a thread per row and column for LayoutRight (ExecTraits::
-  /// multi_column_lanes: thread-per-row plans), its Y is the K-sum kernel's of LayoutLeft bit
-  /// for bit: each column's sum takes the same additions in the same order.
+  /// multi_column_lanes: thread-per-row plans under static_chunks and nnz_balanced), that
+  /// kernel ("...::multi::lanes") runs for LayoutRight and not for LayoutLeft, and its Y is the
+  /// K-sum kernel's of LayoutLeft bit for bit: each column's sum takes the same additions in the
+  /// same order.
   static void check_lanes_match_rows(const Host& A, const PlanT& plan, const std::string& what) {
     if constexpr (pspmv::ExecTraits<Exec>::multi_column_lanes) {
-      if (plan.choice().mapping != pspmv::Mapping::thread_per_row) return;
+      const auto& c = plan.choice();
+      if (c.mapping != pspmv::Mapping::thread_per_row) return;
+      const bool lanes =
+          c.schedule == pspmv::Schedule::static_chunks || c.schedule == pspmv::Schedule::nnz_balanced;
+      const auto ran_lanes = []() {
+        const std::string tail = "::multi::lanes";
+        for (const auto& name : multi_launch_log())
+          if (name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0)
+            return true;
+        return false;
+      };
       for (int k : {3, 8}) {
         std::vector<std::vector<double>> xs, ys, right, left;
+        multi_launch_log().clear();
+        Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_multi_launch);
         multiply_k<Kokkos::LayoutRight, Kokkos::LayoutRight>(A, plan, k, -0.5, 2.0, xs, ys, right);
+        const bool right_lanes = ran_lanes();
+        multi_launch_log().clear();
         multiply_k<Kokkos::LayoutLeft, Kokkos::LayoutLeft>(A, plan, k, -0.5, 2.0, xs, ys, left);
+        const bool left_lanes = ran_lanes();
+        Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+        ASSERT_EQ(right_lanes, lanes) << what << " [" << plan.describe() << "] k=" << k << ": LayoutRight";
+        ASSERT_FALSE(left_lanes) << what << " [" << plan.describe() << "] k=" << k << ": LayoutLeft";
+        if (!lanes) continue;
         for (int q = 0; q < k; ++q)
           for (std::int32_t i = 0; i < A.nrows; ++i)
             ASSERT_EQ(right[q][i], left[q][i]) << what << " [" << plan.describe() << "] k=" << k << " column " << q

@@ -6,7 +6,8 @@
 ///
 /// A launch computes a block of K columns (K in 2, 4, 8, 16: a compile-time bucket, so that
 /// the K sums of a row live in registers): each matrix entry is read once and multiplied into
-/// K sums. A block of nk < K columns (k = 3 runs in the K = 4 bucket, a single strided column
+/// K sums; on a GPU with LayoutRight, K threads of a warp share the entry instead, one sum each
+/// (MultiColumnLanes). A block of nk < K columns (k = 3 runs in the K = 4 bucket, a single strided column
 /// in the K = 2 one) repeats its last column
 /// in the spare sums and stores only nk; more than ExecTraits::multi_columns (16 on a host, 8 on
 /// a GPU) take several blocks, each a pass over the matrix. Each column's sum adds a row's
@@ -25,10 +26,13 @@
 #include <cstdint>
 
 #include "pspmv/detail/csr_kernels.hpp"
+#include "pspmv/detail/sell_kernels.hpp"  // gather_dot's column forms (PointerAt, OffsetColumns, DiagonalColumns)
 #include "pspmv/detail/storage.hpp"  // Workspace
 
 /// Unrolls the loop that follows completely on a host compiler that takes GCC's pragma, so that
 /// the C x K sums of a SELL slice (MultiSellSlices) are named registers, not a stack array.
+/// Not under nvcc, whose front end does not take the pragma, so also not for the host kernels of
+/// a CUDA build (they compile through nvcc too).
 #if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define PSPMV_UNROLL_ALL _Pragma("GCC unroll 16")
 #else
@@ -98,6 +102,21 @@ struct MultiBase {
     } else {
       for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
     }
+  }
+  /// Column col0 of X as gather_dot's x: MultiSellViews::row for one column (K = 1, under
+  /// MultiColumnLanes) loads ExecTraits::gather_unroll entries before it gathers x, as the
+  /// one-vector kernels do. A slice's entry j + 1 lies C entries past entry j, a new 32-byte
+  /// sector for each warp of 4 rows, so one entry at a time waits on memory at every step; on
+  /// the H200 (k = 8, f64) the SELL plans of skewed:16777216 and stencil27:120 ran 2.25x and 1.18x
+  /// faster so, even:16777216's 0.78x (docs/selection.md). A CSR row's entries are
+  /// contiguous: MultiCsrThreadPerRow keeps its loop (gather_dot ran its k = 8 0.71-1.07x).
+  struct XColumn {
+    const Value* p;
+    std::int64_t ld;
+    KOKKOS_INLINE_FUNCTION Value operator()(const std::int32_t c) const { return p[c * ld]; }
+  };
+  KOKKOS_INLINE_FUNCTION XColumn x_column() const {
+    return XColumn{X.data() + col0, static_cast<std::int64_t>(X.stride(0))};
   }
   /// add() with x_full known at compile time (Full: the contiguous form; else add()).
   template <bool Full>
@@ -227,6 +246,27 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
     if (len < 0) return;  // a long row: MultiSellLongRows or MultiSellCombinePieces
     sum_type sum;
     const std::int64_t n = static_cast<std::int64_t>(len) * C;
+    if constexpr (K == 1) {  // MultiColumnLanes: SellViews::row's loads through gather_dot
+      constexpr int U = ExecTraits<ExecSpace>::gather_unroll;
+      const auto x = this->x_column();
+      if (compressed) {
+        const PointerAt<MValue> v{values.data() + base};
+        const std::int32_t first = col_base(s);
+        if (first >= 0)
+          sum.v[0] = gather_dot<U, Value>(v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first}, x,
+                                          std::int64_t{0}, n, C);
+        else if (first == sell_diagonal_slice)
+          sum.v[0] = gather_dot<U, Value>(v, DiagonalColumns{col_idx.data() + off_ptr(s), perm(p), log2_c}, x,
+                                          std::int64_t{0}, n, C);
+        else
+          sum.v[0] = gather_dot<U, Value>(v, PointerAt<std::int32_t>{col_idx.data() + off_ptr(s) + lane}, x,
+                                          std::int64_t{0}, n, C);
+      } else {
+        sum.v[0] = gather_dot<U, Value>(values, col_idx, x, base, base + n, C);
+      }
+      finish(p, sum);
+      return;
+    }
     if (compressed) {
       const std::int32_t first = col_base(s);
       if (first >= 0) {
@@ -315,6 +355,7 @@ PSPMV_UNROLL_ALL
     }
     for (; j < width; ++j) {
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+PSPMV_UNROLL_ALL
       for (int r = 0; r < C; ++r) {
         const bool in = j < len[r];
         sum_type t = acc[r];

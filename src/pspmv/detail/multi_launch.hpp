@@ -67,9 +67,13 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.y_full = Y.stride(1) == 1 && nk == K;
   };
   // A thread per row and column (MultiColumnLanes) where the space asks for it, X's and Y's
-  // columns are adjacent and the work items, K per row, position or block, fit the kernels' index.
+  // columns are adjacent, the schedule hands consecutive items to consecutive threads (a chunk
+  // queue gives a chunk's items to one thread, which would run a row's K columns one after the
+  // other) and the work items, K per row, position or block, fit the kernels' index; else the
+  // K-sum kernel.
   const bool column_lanes = ExecTraits<ExecSpace>::multi_column_lanes && c.mapping == Mapping::thread_per_row &&
                      !p.slice_columns && X.stride(1) == 1 && Y.stride(1) == 1 &&
+                     (c.schedule == Schedule::static_chunks || c.schedule == Schedule::nnz_balanced) &&
                      static_cast<std::int64_t>(std::max<std::int64_t>(nrows, c.format == Format::csr ? 0 : st.sell.npos)) * K <=
                          std::numeric_limits<std::int32_t>::max();
   // Inner's fields for one column: K = 1, x and y at constant offsets; MultiColumnLanes adds the column.
@@ -78,7 +82,10 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.x_full = true;
     f.y_full = true;
     f.lanes = nk;
-    launch_range(space, labels.kernel, c.schedule, items * K, p.num_blocks * K, chunk * K, f, cursors, p.threads);
+    const int lane_chunk = static_cast<int>(
+        std::min<std::int64_t>(static_cast<std::int64_t>(chunk) * K, std::numeric_limits<int>::max()));
+    launch_range(space, labels.kernel + "::lanes", c.schedule, items * K, p.num_blocks * K, lane_chunk, f, cursors,
+                 p.threads);
   };
   if (c.format == Format::csr) {
     auto fill = [&](auto& f) {
