@@ -170,17 +170,33 @@ struct Config {
   using matrix_value = MatrixValue;
 };
 
+/// A list of typed-test configurations; Join<L...>::type is gtest's Types of them all, so that a
+/// space's list can be left out where Kokkos does not enable it (end the lists with TypeList<>).
+template <class... T>
+struct TypeList {};
+template <class... L>
+struct Join;
+template <class... A>
+struct Join<TypeList<A...>> {
+  using type = ::testing::Types<A...>;
+};
+template <class... A, class... B, class... R>
+struct Join<TypeList<A...>, TypeList<B...>, R...> : Join<TypeList<A..., B...>, R...> {};
+
 /// Every enabled execution space, each with both value and offset widths (typed tests).
-using Configs = ::testing::Types<
+using Configs = Join<
 #if defined(KOKKOS_ENABLE_CUDA)
-    Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
-    Config<Kokkos::Cuda, double, std::int32_t>, Config<Kokkos::Cuda, float, std::int64_t>,
+    TypeList<Config<Kokkos::Cuda, double, std::int64_t>, Config<Kokkos::Cuda, float, std::int32_t>,
+             Config<Kokkos::Cuda, double, std::int32_t>, Config<Kokkos::Cuda, float, std::int64_t>>,
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-    Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
-    Config<Kokkos::OpenMP, double, std::int32_t>, Config<Kokkos::OpenMP, float, std::int64_t>,
+    TypeList<Config<Kokkos::OpenMP, double, std::int64_t>, Config<Kokkos::OpenMP, float, std::int32_t>,
+             Config<Kokkos::OpenMP, double, std::int32_t>, Config<Kokkos::OpenMP, float, std::int64_t>>,
 #endif
-    Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>;
+#if defined(KOKKOS_ENABLE_SERIAL)
+    TypeList<Config<Kokkos::Serial, double, std::int32_t>, Config<Kokkos::Serial, float, std::int64_t>>,
+#endif
+    TypeList<>>::type;
 
 /// Typed-test names: Space_f64_i32 and so on (Space_f32f64_i64: a float matrix, double vectors).
 class ConfigNames {
