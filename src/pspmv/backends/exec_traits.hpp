@@ -68,7 +68,7 @@ struct ExecTraits {
   /// SIMD register width in bytes, from the build (host_simd_bytes): 64 under AVX-512.
   static constexpr int simd_bytes = host_simd_bytes;
   template <class Value>
-  static constexpr int simd_lanes() { return simd_bytes / static_cast<int>(sizeof(Value)); }
+  KOKKOS_INLINE_FUNCTION static constexpr int simd_lanes() { return simd_bytes / static_cast<int>(sizeof(Value)); }
   /// Lane width of the lane-slot model (a warp; `pspmv info` reports it on every space).
   static constexpr int model_lane_width = 32;
   /// Threads per team for team-per-row: a host team is one thread, its vector lanes SIMD lanes.
@@ -90,7 +90,9 @@ struct ExecTraits {
   static constexpr std::int64_t sell_bytes_per_thread = std::int64_t{1} << 20;
   /// SELL slice height C: the values of one SIMD register, as in Intel's ESB (at least 4).
   template <class Value>
-  static constexpr int sell_slice_height() { return simd_lanes<Value>() < 4 ? 4 : simd_lanes<Value>(); }
+  KOKKOS_INLINE_FUNCTION static constexpr int sell_slice_height() {
+    return simd_lanes<Value>() < 4 ? 4 : simd_lanes<Value>();
+  }
   /// Default sorting window sigma, in slices (Kreutzer et al. 2014: a small multiple of C).
   static constexpr int sell_sigma_slices = 32;
   /// SELL thread-per-row runs a thread per slice, its C rows in SIMD lanes column by column
@@ -137,7 +139,7 @@ struct ExecTraits {
   /// 4 partial sums took 0.47-0.68x the plain loop's time on float rows of 8-27 entries and
   /// 1.00-1.03x on double rows of 8-12 (docs/selection.md).
   template <class Value>
-  static constexpr int simd_row_min() { return host_row_gathers ? 2 * simd_lanes<Value>() : 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int simd_row_min() { return host_row_gathers ? 2 * simd_lanes<Value>() : 8; }
   /// How detail::simd_dot sums such a row: an OpenMP SIMD reduction with vector gathers of x,
   /// or 4 scalar partial sums (host_row_gathers).
   static constexpr bool row_gathers = host_row_gathers;
@@ -159,7 +161,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// A warp: 32 lanes on every NVIDIA GPU.
   static constexpr int warp_size = 32;
   template <class Value>
-  static constexpr int simd_lanes() { return warp_size; }
+  KOKKOS_INLINE_FUNCTION static constexpr int simd_lanes() { return warp_size; }
   static constexpr int model_lane_width = warp_size;
   /// Warps per team (block) for team-per-row: 4 warps = 128 threads.
   static constexpr int team_size = 4;
@@ -167,7 +169,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int target_chunks = 2000;
   /// SELL slice height = a warp: lane r of a warp holds row r of a slice.
   template <class Value>
-  static constexpr int sell_slice_height() { return warp_size; }
+  KOKKOS_INLINE_FUNCTION static constexpr int sell_slice_height() { return warp_size; }
   static constexpr int sell_sigma_slices = 32;
   /// SELL thread-per-row is a lane per row (consecutive lanes read consecutive addresses).
   static constexpr bool sell_slice_columns = false;

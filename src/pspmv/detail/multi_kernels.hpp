@@ -108,7 +108,7 @@ struct MultiBase {
   /// one-vector kernels do. A slice's entry j + 1 lies C entries past entry j, a new 32-byte
   /// sector for each warp of 4 rows, so one entry at a time waits on memory at every step; on
   /// the H200 (k = 8, f64) the SELL plans of skewed:16777216 and stencil27:120 ran 2.25x and 1.18x
-  /// faster so, even:16777216's 0.78x (docs/selection.md). A CSR row's entries are
+  /// faster so, even:16777216's 0.77x (docs/selection.md). A CSR row's entries are
   /// contiguous: MultiCsrThreadPerRow keeps its loop (gather_dot ran its k = 8 0.71-1.07x).
   struct XColumn {
     const Value* p;

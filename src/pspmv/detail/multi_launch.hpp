@@ -74,7 +74,8 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
   const bool column_lanes = ExecTraits<ExecSpace>::multi_column_lanes && c.mapping == Mapping::thread_per_row &&
                      !p.slice_columns && X.stride(1) == 1 && Y.stride(1) == 1 &&
                      (c.schedule == Schedule::static_chunks || c.schedule == Schedule::nnz_balanced) &&
-                     static_cast<std::int64_t>(std::max<std::int64_t>(nrows, c.format == Format::csr ? 0 : st.sell.npos)) * K <=
+                     std::max<std::int64_t>({std::int64_t{nrows}, c.format == Format::csr ? 0 : st.sell.npos,
+                                             static_cast<std::int64_t>(p.num_blocks)}) * K <=
                          std::numeric_limits<std::int32_t>::max();
   // Inner's fields for one column: K = 1, x and y at constant offsets; MultiColumnLanes adds the column.
   auto run_lanes = [&](auto& f, const std::int64_t items) {

@@ -16,16 +16,11 @@
 
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/matrix/sell.hpp"  // sell_wide_slice, sell_diagonal_slice
+#include "pspmv/matrix/row_stats.hpp"  // PointerAt
 
 namespace pspmv {
 namespace detail {
 
-/// Entry k of an array from a pointer (gather_dot's values and columns of one slice's row).
-template <class T>
-struct PointerAt {
-  const T* p;
-  KOKKOS_INLINE_FUNCTION T operator()(const std::int64_t k) const { return p[k]; }
-};
 /// Column k of a compressed slice: its base column plus a 16-bit offset.
 struct OffsetColumns {
   const std::uint16_t* off;

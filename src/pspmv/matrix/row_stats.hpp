@@ -104,6 +104,14 @@ inline std::size_t length_bucket(std::int64_t len) {
   return len > 0 ? static_cast<std::size_t>(64 - __builtin_clzll(static_cast<unsigned long long>(len))) : 0;
 }
 
+/// Entry k of an array from a pointer, callable on the host and in a kernel (the host pass's
+/// row_ptr and col for shifted_entries; gather_dot's values and columns of one slice's row).
+template <class T>
+struct PointerAt {
+  const T* p;
+  KOKKOS_INLINE_FUNCTION T operator()(const std::int64_t k) const { return p[k]; }
+};
+
 /// Entries of row i (> 0) if it repeats row i - 1's columns shifted by one (RowStats::
 /// diagonal_share), else 0. row_ptr(k) and col(k) read the CSR (pointers or Views, host or device).
 template <class RowPtr, class Col>
@@ -250,8 +258,8 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
         const std::int64_t ge = std::min(end, g + RowStats::span_block);
         const std::int64_t kb = static_cast<std::int64_t>(row_ptr[g]), ke = static_cast<std::int64_t>(row_ptr[ge]);
         if (D > 0) {
-          const auto rp = [row_ptr](std::int64_t k) { return row_ptr[k]; };
-          const auto ci = [col_idx](std::int64_t k) { return col_idx[k]; };
+          const PointerAt<Offset> rp{row_ptr};
+          const PointerAt<std::int32_t> ci{col_idx};
           for (std::int64_t b = g; b + D <= ge; b += D) p.diagonal += diagonal_block_entries(rp, ci, b, D);
         }
         if (want.span) {
