@@ -24,6 +24,7 @@ struct Labels {
   std::string kernel;  ///< e.g. "pspmv::csr_thread_per_row::static_chunks" ("::compressed" appended for
                        ///< a SELL plan with compressed columns)
   std::string long_rows;  ///< SELL long rows: "pspmv::sell_long_rows" or "pspmv::sell_combine_pieces"
+  std::string lanes;      ///< several vectors, a thread per row and column: kernel + "::lanes" (else empty)
 };
 
 inline Labels labels_of(const PlanChoice& c) {
@@ -33,7 +34,7 @@ inline Labels labels_of(const PlanChoice& c) {
                               : "sell_slice_per_team")
                     : (thread ? "csr_thread_per_row" : "csr_team_per_row")) +
               "::" + to_string(c.schedule) + (sell && c.launch.compressed ? "::compressed" : ""),
-          c.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows"};
+          c.launch.long_split ? "pspmv::sell_combine_pieces" : "pspmv::sell_long_rows", ""};
 }
 
 /// What one multiply needs besides the plan's storage.

@@ -22,6 +22,7 @@ inline Labels multi_labels_of(const PlanChoice& c) {
   Labels l = labels_of(c);
   l.kernel += "::multi";
   l.long_rows += "::multi";
+  l.lanes = l.kernel + "::lanes";  // built once with the plan, not at every multiply
   return l;
 }
 
@@ -85,7 +86,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.lanes = nk;
     const int lane_chunk = static_cast<int>(
         std::min<std::int64_t>(static_cast<std::int64_t>(chunk) * K, std::numeric_limits<int>::max()));
-    launch_range(space, labels.kernel + "::lanes", c.schedule, items * K, p.num_blocks * K, lane_chunk, f, cursors,
+    launch_range(space, labels.lanes, c.schedule, items * K, p.num_blocks * K, lane_chunk, f, cursors,
                  p.threads);
   };
   if (c.format == Format::csr) {
