@@ -527,7 +527,7 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     const auto W = stencil ? pspmv::generate_stencil<double, std::int32_t>(70, 9, 11, 27)
                            : irregular<double, std::int32_t>(6007, 150000, 9);
     const auto dW = pspmv::copy_to<Mem>(W);
-    for (const int C : {4, 32})
+    for (const int C : {4, 8, 16, 32, 64})
       for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C} * 32})
         for (const std::int64_t T : {0, 16})
           for (const bool split : {false, true}) {

@@ -104,8 +104,13 @@ std::vector<std::pair<std::string, pspmv::AnalyzeOptions>> variants() {
   v.emplace_back("auto", pspmv::AnalyzeOptions{});
   pspmv::AnalyzeOptions o;
   o.format = pspmv::Format::csr;
+  v.emplace_back("csr", o);
   o.schedule = pspmv::Schedule::nnz_balanced;
   v.emplace_back("csr nnz_balanced", o);
+  pspmv::AnalyzeOptions t;
+  t.format = pspmv::Format::csr;
+  t.mapping = pspmv::Mapping::team_per_row;
+  v.emplace_back("csr team_per_row", t);
   for (const bool split : {false, true}) {
     pspmv::AnalyzeOptions s;
     s.format = pspmv::Format::sell;
@@ -288,6 +293,11 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
       EXPECT_EQ(resident.analysis().device_input, !host_plan);
       // On a GPU a SELL plan's order and shape were computed there (the host sorted nothing).
       EXPECT_EQ(resident.analysis().device_order, !host_plan && resident.format() == pspmv::Format::sell) << name;
+      // row_ptr came to the host only for a CSR plan's nnz-balanced blocks.
+      EXPECT_EQ(resident.analysis().row_ptr_read_back,
+                !host_plan && resident.format() == pspmv::Format::csr &&
+                    resident.schedule() == pspmv::Schedule::nnz_balanced)
+          << name;
       if (resident.format() == pspmv::Format::csr) {
         EXPECT_TRUE(resident.analysis().shares_input) << name;
         EXPECT_EQ(static_cast<const void*>(resident.matrix().values.data()), static_cast<const void*>(dA.values.data()));
@@ -348,7 +358,7 @@ TEST(PlanInput, ResidentRowStatisticsAreTheHostOnes) {
   const auto expect_same = [](const auto& A, const std::string& name) {
     SCOPED_TRACE(name);
     for (const int W : {32, 7}) {
-      const pspmv::MatrixFacts host = pspmv::matrix_facts(A, W, false);
+      const pspmv::MatrixFacts host = pspmv::matrix_facts(A, W, false, false, 0, true);
       const auto on = pspmv::detail::matrix_facts_on(Exec(), pspmv::copy_to<Mem>(A), W);
       ASSERT_TRUE(on.has_value());
       const pspmv::RowStats &h = host.stats, &d = on->stats;
@@ -367,6 +377,9 @@ TEST(PlanInput, ResidentRowStatisticsAreTheHostOnes) {
       EXPECT_EQ(on->lane_slots.team_per_row, host.lane_slots.team_per_row);
       EXPECT_EQ(on->lane_slots.useful_thread_per_row, host.lane_slots.useful_thread_per_row);
       EXPECT_EQ(on->lane_slots.useful_team_per_row, host.lane_slots.useful_team_per_row);
+      EXPECT_EQ(on->lane_slots.vector_slots, W == 32);  // a lane width that is a power of two
+      EXPECT_EQ(host.lane_slots.vector_slots, W == 32);
+      for (int e = 0; e < 5; ++e) EXPECT_EQ(on->lane_slots.team_at_vector[e], host.lane_slots.team_at_vector[e]);
     }
   };
   expect_same(irregular<double, std::int32_t>(100003, 5000, 11), "irregular, 32-bit offsets");
@@ -433,22 +446,31 @@ TEST(PlanInput, ResidentCsrIsValidatedLikeTheHostOne) {
     return "no error";
   };
   auto A = irregular<double, std::int64_t>(3001, 500, 11);
-  // A column out of range in row 1234 (and a later one), then a decreasing row_ptr.
+  // A column out of range in row 1234 (and a later one), a decreasing row_ptr, row_ptr[0] not
+  // 0, row_ptr[nrows] beyond the entries, and a column out of range in the row after ten empty
+  // ones (the entry's row is searched on the device).
   const std::int64_t k = A.row_ptr(1234) + 1 < A.row_ptr(1235) ? A.row_ptr(1234) + 1 : A.row_ptr(1234);
   ASSERT_LT(k, A.row_ptr(1235)) << "row 1234 needs an entry";
-  for (int c = 0; c < 3; ++c) {
+  for (int c = 0; c < 5; ++c) {
     auto B = pspmv::copy_to<Kokkos::HostSpace>(A);
     if (c == 0) {
       B.col_idx(k) = 500;
       B.col_idx(B.nnz() - 1) = -1;
     } else if (c == 1) {
       B.row_ptr(77) = B.row_ptr(78) + 1;
-    } else {
+    } else if (c == 2) {
       B.row_ptr(0) = 1;
+    } else if (c == 3) {
+      B.row_ptr(B.nrows) = B.nnz() + 5;
+    } else {
+      for (std::int64_t i = 101; i <= 110; ++i) B.row_ptr(i) = B.row_ptr(100);  // rows 100-109 empty
+      ASSERT_LT(B.row_ptr(110), B.row_ptr(111));
+      B.col_idx(B.row_ptr(110)) = 500;
     }
     const auto dB = pspmv::copy_to<Mem>(B);
     const std::string want = message([&] { pspmv::validate(B); });
     ASSERT_NE(want, "no error");
+    if (c == 4) EXPECT_NE(want.find("of row 110 "), std::string::npos) << want;
     EXPECT_EQ(message([&] { analyze_resident<PlanT>(dB, {}); }), want);
   }
   const auto dA = pspmv::copy_to<Mem>(A);

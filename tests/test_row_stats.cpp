@@ -22,9 +22,38 @@ TEST(LaneSlots, TeamPerRowAtEachVectorLength) {
   EXPECT_EQ(pspmv::team_lane_slots(S.row_ptr.data(), S.nrows, 1), 219676672);  // = thread-per-row
   auto E = pspmv::generate_even<float, std::int64_t>(524288);
   EXPECT_EQ(pspmv::team_lane_slots(E.row_ptr.data(), E.nrows, 16), 8388608);
-  EXPECT_EQ(pspmv::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(
-                S.row_ptr.data(), S.nrows, 32),
+  pspmv::LaneSlots counted_apart;  // no counts of the statistics pass: passes over row_ptr
+  counted_apart.lane_width = 32;
+  EXPECT_EQ(pspmv::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(S.row_ptr.data(), S.nrows,
+                                                                                            counted_apart),
             16);
+  const auto facts = pspmv::matrix_facts(S, 32, false, false, 0, true);
+  ASSERT_TRUE(facts.lane_slots.vector_slots);
+  EXPECT_EQ(pspmv::best_vector_length<pspmv::ExecTraits<Kokkos::DefaultHostExecutionSpace>>(
+                static_cast<const std::int64_t*>(nullptr), S.nrows, facts.lane_slots),
+            16);
+}
+
+// The statistics pass counts team_lane_slots at every vector length in its one pass over
+// row_ptr: equal to the pass of its own, on the lesson's pair, a ragged random matrix whose
+// last warps are partial (rows not a multiple of 32), one row, and lane widths 32, 16 and 8.
+TEST(LaneSlots, StatisticsPassCountsEachVectorLength) {
+  std::vector<pspmv::CsrMatrix<double, std::int64_t>> inputs;
+  inputs.push_back(pspmv::generate_skewed<double, std::int64_t>(524288));
+  inputs.push_back(pspmv::generate_even<double, std::int64_t>(65536));
+  inputs.push_back(pspmv::generate_random<double, std::int64_t>(100003, 100003, 9.0, 5));
+  inputs.push_back(pspmv::make_csr<double, std::int64_t>(1, 4, {0, 3}, {0, 1, 3}, {1.0, 2.0, 3.0}));
+  for (const auto& A : inputs)
+    for (const int W : {32, 16, 8}) {
+      const auto facts = pspmv::matrix_facts(A, W, false, false, 0, true);
+      ASSERT_TRUE(facts.lane_slots.vector_slots);
+      for (int e = 0, V = 2; e < 5; ++e, V *= 2)
+        EXPECT_EQ(facts.lane_slots.team_at_vector[e], V <= W ? pspmv::team_lane_slots(A.row_ptr.data(), A.nrows, V, W) : 0)
+            << A.nrows << " rows, W = " << W << ", V = " << V;
+    }
+  // Not asked for, or a lane width that is no power of two: not counted.
+  EXPECT_FALSE(pspmv::matrix_facts(inputs[0], 32, false).lane_slots.vector_slots);
+  EXPECT_FALSE(pspmv::matrix_facts(inputs[0], 24, false, false, 0, true).lane_slots.vector_slots);
 }
 
 TEST(RowStats, MomentsHistogramAndEmptyRows) {

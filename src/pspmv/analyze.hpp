@@ -107,9 +107,9 @@ MixedPlan<ExecSpace, Offset> analyze_mixed(const ExecSpace& space, const CsrMatr
 }
 
 /// analyze() of A, a CSR already in the memory of ExecSpace (a device matrix; a host CSR takes
-/// the form above): nothing is uploaded. Validation of the columns and the SELL conversion run
-/// on `space`, as do the row statistics; row_ptr alone is copied to the host for its checks and
-/// choose(). The
+/// the form above): nothing is uploaded. Validation, the row statistics and the SELL conversion
+/// run on `space`; row_ptr is copied to the host only for a CSR plan of nnz-balanced blocks
+/// (their bounds are searched there) or a matrix without rows. The
 /// choice and the stored matrix are those analyze() makes of a host copy of A; a CSR plan holds
 /// A's arrays unless options.copy_matrix (the caller then must not change them while the plan
 /// lives). The plan holds no fingerprint (Plan::matches() throws). Selection::tune is refused.

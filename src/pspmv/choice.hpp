@@ -70,6 +70,9 @@ struct AnalysisPhases {
   bool shares_storage = false;  ///< the stored matrix is like's (same format, C, sigma, long rows)
   bool shares_input = false;    ///< a CSR plan holding the caller's arrays, not a copy (copy is then 0)
   bool device_input = false;    ///< analyzed from a CSR already in the space's memory (no upload)
+  /// device_input, and row_ptr was copied to the host (a CSR plan of nnz-balanced blocks, or a
+  /// matrix without rows); false for every other device-input plan
+  bool row_ptr_read_back = false;
   /// a SELL plan of a CSR in a GPU's memory whose order and shape were computed there
   /// (sell_order_on, sell_shape_on): the host sorted no rows and copied no order (but for
   /// windows wider than 4,096 rows, sorted on the host from their lengths)

@@ -68,10 +68,10 @@ class Plan {
   Plan(const ExecSpace& space, const HostCsr<MatrixValue, Offset>& A, const AnalyzeOptions& options, const Plan& like)
       : Plan(space, A, options.fingerprint, decide_like(space, A, options, like), &like) {}
   /// Analyzes A, a CSR already in memory_space (on a GPU, the application's device matrix),
-  /// for `space`, without copying it through the host: row_ptr is copied to the host (8 bytes
-  /// a row at most) for the sizes, its checks and choose(); the column indices are checked on
-  /// `space`, and away from the host's memory the row statistics are computed there
-  /// (matrix_facts_on); SELL is built there, and a CSR plan holds A's arrays (or a copy made on
+  /// for `space`, without copying it through the host: row_ptr and the column indices are
+  /// checked on `space` (validate_on), and away from the host's memory the row statistics are
+  /// computed there (matrix_facts_on), so that row_ptr comes to the host only for a CSR plan of
+  /// nnz-balanced blocks or a matrix without rows (AnalysisPhases::row_ptr_read_back); SELL is built there, and a CSR plan holds A's arrays (or a copy made on
   /// `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
   /// a host copy of A: the same choice and stored matrix. Where memory_space is not the host's
   /// the plan holds no fingerprint (hashing would read the entries back; matches() throws).
@@ -323,7 +323,8 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   t = clock::now();
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, M.nrows, static_cast<std::int64_t>(M.nnz()), static_cast<std::int64_t>(M.bytes()), space.concurrency());
-  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block);
+  d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block,
+                           ExecTraits<ExecSpace>::is_gpu);
   d.phases.statistics = seconds(t);
   t = clock::now();
   d.choice = choose<ExecSpace, MatrixValue, Offset, Value>(space, M, d.facts, o, &d.order);
@@ -359,7 +360,8 @@ typename Plan<ExecSpace, Value, Offset, MatrixValue>::Decided Plan<ExecSpace, Va
   const RowStats& had = like.facts_.stats;
   if ((want.span && had.narrow_share < 0) || (want.diagonal_block > 0 && had.diagonal_block != want.diagonal_block)) {
     const auto t = std::chrono::steady_clock::now();
-    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block);
+    d.facts = matrix_facts(M, ExecTraits<ExecSpace>::model_lane_width, false, want.span, want.diagonal_block,
+                           ExecTraits<ExecSpace>::is_gpu);
     d.phases.statistics = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }
   detail::KnownSell known;
@@ -422,12 +424,13 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(const ExecSpace& space, const 
 }
 
 namespace detail {
-/// What the host needs of a CSR in `space`'s memory to analyze it: its sizes and a host copy of
-/// row_ptr. Where the host reads that memory, A's own Views (nothing copied); elsewhere
-/// col_idx and values are unmanaged Views of A's lengths without data (never read: choose()
-/// reads only their lengths; the column statistics are computed on `space`).
-template <class ExecSpace, class Value, class Offset, class Mem>
-HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A) {
+/// What the host needs of a CSR in `space`'s memory to analyze it: its sizes, and row_ptr where
+/// the host reads that memory (A's own Views, nothing copied). Elsewhere row_ptr, col_idx and
+/// values are unmanaged Views of A's lengths without data: choose() reads only their lengths
+/// (the statistics and a SELL plan's order and shape are computed on `space`), and
+/// read_row_ptr_back() fills row_ptr where a step needs it on the host.
+template <class Value, class Offset, class Mem>
+HostCsr<Value, Offset> host_view_of(const CsrMatrix<Value, Offset, std::int32_t, Mem>& A) {
   HostCsr<Value, Offset> h;
   h.nrows = A.nrows;
   h.ncols = A.ncols;
@@ -436,17 +439,31 @@ HostCsr<Value, Offset> host_view_of(const ExecSpace& space, const CsrMatrix<Valu
     h.col_idx = A.col_idx;
     h.values = A.values;
   } else {
+    h.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>(static_cast<Offset*>(nullptr), A.row_ptr.extent(0));
+    h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
+    h.values = Kokkos::View<Value*, Kokkos::HostSpace>(static_cast<Value*>(nullptr), A.values.extent(0));
+  }
+  return h;
+}
+
+/// Fills h.row_ptr (host_view_of's) with a host copy of A's row_ptr, once; true where it copied.
+template <class ExecSpace, class Value, class Offset, class Mem>
+bool read_row_ptr_back(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
+                       HostCsr<Value, Offset>& h) {
+  if constexpr (!std::is_same<Mem, Kokkos::HostSpace>::value) {
+    if (h.row_ptr.data() != nullptr || A.row_ptr.extent(0) == 0) return false;
     // Through the pinned staging buffers: a copy into pageable memory runs at a fraction of the
     // link's speed (perf/results/h200.md, "Analysis in multiplies").
     std::unique_lock<std::mutex> lock;
     Stager<ExecSpace> stager(space, staging_buffers<ExecSpace>(lock), staging_chunk_bytes);
     h.row_ptr = host_array<Offset>("pspmv::row_ptr_host", static_cast<std::int64_t>(A.row_ptr.extent(0)));
     stager.copy_back(h.row_ptr.data(), A.row_ptr);
-    h.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(static_cast<std::int32_t*>(nullptr), A.col_idx.extent(0));
-    h.values = Kokkos::View<Value*, Kokkos::HostSpace>(static_cast<Value*>(nullptr), A.values.extent(0));
     space.fence();
+    return true;
+  } else {
+    (void)space, (void)A, (void)h;
+    return false;
   }
-  return h;
 }
 }  // namespace detail
 
@@ -467,20 +484,22 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
     throw DimensionError("row_ptr length (nrows + 1)", static_cast<std::int64_t>(A.nrows) + 1, 0);
   const detail::FactsRequest want = detail::column_facts_needed<ExecTraits<ExecSpace>, Value>(
       o, A.nrows, static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.bytes()), space.concurrency());
-  const HostCsr<MatrixValue, Offset> h = detail::host_view_of(space, A);
-  validate_on(space, A, h.row_ptr.data());
+  validate_on(space, A);
+  HostCsr<MatrixValue, Offset> h = detail::host_view_of(A);
   AnalysisPhases ph;
   auto t = clock::now();
   ph.validation = std::chrono::duration<double>(t - started).count();
   const bool span = want.span;
-  // Away from the host's memory the statistics are computed on `space` (its read-back row_ptr
-  // serves the checks and choose()), except where matrix_facts_on leaves them to the host pass
-  // (an empty matrix, a row of 2^31 entries or more), which reads only row_ptr then.
+  // Away from the host's memory the statistics are computed on `space` (with the lane slots of
+  // every team-per-row vector length: choose() reads no row_ptr), except where matrix_facts_on
+  // leaves them to the host pass (an empty matrix, a row of 2^31 entries or more), which reads
+  // row_ptr back and only row_ptr.
   std::optional<MatrixFacts> on_space;
   if constexpr (!host_memory) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);
+  bool read_back = !on_space && detail::read_row_ptr_back(space, A, h);
   facts_ = on_space ? *std::move(on_space)
                     : matrix_facts(h, ExecTraits<ExecSpace>::model_lane_width, false, span && host_memory,
-                                   host_memory ? want.diagonal_block : 0);
+                                   host_memory ? want.diagonal_block : 0, ExecTraits<ExecSpace>::is_gpu);
   if (!host_memory && (span || want.diagonal_block > 0))
     detail::column_shares_on(space, A, facts_.stats, span, want.diagonal_block);
   ph.statistics = seconds(t);
@@ -505,9 +524,16 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   choice_ = choose<ExecSpace, MatrixValue, Offset, Value>(space, h, facts_, o, &order, device_order ? &known : nullptr);
   if (choice_.format != Format::sell) device_order.reset();
   ph.choice = seconds(t);
+  // A CSR plan's nnz-balanced blocks are searched on the host's copy of row_ptr (counted in
+  // the partition phase).
+  t = clock::now();
+  if (choice_.format == Format::csr && choice_.schedule == Schedule::nnz_balanced)
+    read_back = detail::read_row_ptr_back(space, A, h) || read_back;
+  const double read_back_seconds = seconds(t);
   storage_ = detail::build_storage<ExecSpace, MatrixValue, Offset>(space, h, choice_, &order, &ph, nullptr, nullptr,
                                                                    o.copy_matrix, &A, nullptr,
                                                                    device_order ? &*device_order : nullptr);
+  ph.partition += read_back_seconds;
   order = detail::SellOrder{};
   device_order.reset();
   workspace_ = detail::make_workspace<ExecSpace, Value>(choice_);
@@ -527,6 +553,7 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   if (has_fingerprint_) fingerprint_ = pspmv::fingerprint(h);
   ph.fingerprint = seconds(t);
   ph.device_input = !host_memory;
+  ph.row_ptr_read_back = read_back;
   space.fence();
   ph.total = seconds(started);
   phases_ = ph;

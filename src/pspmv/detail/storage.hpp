@@ -80,8 +80,8 @@ bool can_share(const Csr& A) {
 /// `copy_matrix` or A's Views are unmanaged (can_share()). A host CSR goes to a device
 /// through the staging buffers (detail::upload), which takes A's fingerprint on the way when
 /// `fingerprint` is given (fingerprint->taken).
-/// With `resident` (the matrix already in the space's memory; A then carries only its
-/// sizes and a host copy of row_ptr), nothing is uploaded: SELL is built from it and a CSR
+/// With `resident` (the matrix already in the space's memory; A then carries its sizes, and a
+/// host copy of row_ptr only where a CSR plan's nnz-balanced partition needs it), nothing is uploaded: SELL is built from it and a CSR
 /// plan holds it (or a copy made on the device with `copy_matrix`).
 /// With `shared` (the storage of a plan of the same matrix whose choice is `shared_choice`)
 /// and same_storage(choice, *shared_choice), the stored matrix is shared (Views are reference

@@ -83,25 +83,44 @@ template <class Value, class Offset = std::int64_t>
 using HostCsr = CsrMatrix<Value, Offset, std::int32_t, Kokkos::HostSpace>;
 
 namespace detail {
+/// The checks of validate_row_ptr() that need no row_ptr: dimensions and array lengths.
+inline void validate_sizes(std::int64_t nrows, std::int64_t ncols, std::int64_t row_ptr_len, std::int64_t col_len,
+                           std::int64_t val_len) {
+  if (nrows < 0 || ncols < 0)
+    throw InvalidMatrix("negative dimensions " + std::to_string(nrows) + " x " + std::to_string(ncols));
+  if (row_ptr_len != nrows + 1) throw DimensionError("row_ptr length (nrows + 1)", nrows + 1, row_ptr_len);
+  if (val_len != col_len) throw DimensionError("values length (= col_idx length)", col_len, val_len);
+}
+
+/// The error validate() throws where row_ptr[0] is not 0.
+inline InvalidMatrix row_ptr_start_error(std::int64_t first) {
+  return InvalidMatrix("row_ptr[0] is " + std::to_string(first) + ", must be 0");
+}
+
+/// The error validate() throws where row_ptr decreases at row i (row_ptr[i] = a > row_ptr[i + 1] = b).
+inline InvalidMatrix row_ptr_decrease_error(std::int64_t i, std::int64_t a, std::int64_t b) {
+  return InvalidMatrix("row_ptr decreases at row " + std::to_string(i) + ": row_ptr[" + std::to_string(i) + "] = " +
+                       std::to_string(a) + " > row_ptr[" + std::to_string(i + 1) + "] = " + std::to_string(b));
+}
+
+/// The error validate() throws where row_ptr[nrows] is not the length of col_idx.
+inline DimensionError row_ptr_end_error(std::int64_t col_len, std::int64_t last) {
+  return DimensionError("row_ptr[nrows] (= nnz = col_idx length)", col_len, last);
+}
+
 /// validate()'s checks of the sizes and of row_ptr (on the host: `rp` has row_ptr_len entries
 /// in host memory); col_len and val_len are the lengths of col_idx and values.
 template <class Offset>
 void validate_row_ptr(std::int64_t nrows, std::int64_t ncols, const Offset* rp, std::int64_t row_ptr_len,
                       std::int64_t col_len, std::int64_t val_len) {
-  if (nrows < 0 || ncols < 0)
-    throw InvalidMatrix("negative dimensions " + std::to_string(nrows) + " x " + std::to_string(ncols));
-  if (row_ptr_len != nrows + 1) throw DimensionError("row_ptr length (nrows + 1)", nrows + 1, row_ptr_len);
-  if (val_len != col_len) throw DimensionError("values length (= col_idx length)", col_len, val_len);
-  if (rp[0] != 0) throw InvalidMatrix("row_ptr[0] is " + std::to_string(rp[0]) + ", must be 0");
+  validate_sizes(nrows, ncols, row_ptr_len, col_len, val_len);
+  if (rp[0] != 0) throw row_ptr_start_error(static_cast<std::int64_t>(rp[0]));
   // In parallel over pieces of rows (matrix/host_parallel.hpp); the first offence is reported.
   const std::int64_t n = nrows;
   const std::int64_t dec = detail::first_index("pspmv::validate_row_ptr", n, [&](std::int64_t i) { return rp[i + 1] < rp[i]; });
   if (dec < n)
-    throw InvalidMatrix("row_ptr decreases at row " + std::to_string(dec) + ": row_ptr[" + std::to_string(dec) +
-                        "] = " + std::to_string(rp[dec]) + " > row_ptr[" + std::to_string(dec + 1) +
-                        "] = " + std::to_string(rp[dec + 1]));
-  if (static_cast<std::int64_t>(rp[n]) != col_len)
-    throw DimensionError("row_ptr[nrows] (= nnz = col_idx length)", col_len, static_cast<std::int64_t>(rp[n]));
+    throw row_ptr_decrease_error(dec, static_cast<std::int64_t>(rp[dec]), static_cast<std::int64_t>(rp[dec + 1]));
+  if (static_cast<std::int64_t>(rp[n]) != col_len) throw row_ptr_end_error(col_len, static_cast<std::int64_t>(rp[n]));
 }
 
 /// The error validate() throws for entry k of row i, column c.
@@ -167,28 +186,52 @@ void validate(const CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace>& A) {
   }
 }
 
-/// Checks the CSR invariants of A, a matrix in the memory of `space`, given `host_row_ptr`, a
-/// host copy of its row_ptr: sizes and row_ptr on the host, the column indices on `space` (in
-/// parallel over the entries; the first offending entry is the first one of the first
-/// offending row). Throws what validate() throws for the same matrix.
+/// Checks the CSR invariants of A, a matrix in the memory of `space`, there: the sizes on the
+/// host, row_ptr and the column indices on `space` (parallel reductions to the first offending
+/// row and entry; the values a message names are read back). Throws what validate() throws for
+/// the same matrix.
 template <class ExecSpace, class Value, class Offset, class Ordinal, class Mem>
-void validate_on(const ExecSpace& space, const CsrMatrix<Value, Offset, Ordinal, Mem>& A, const Offset* host_row_ptr) {
-  detail::validate_row_ptr(A.nrows, A.ncols, host_row_ptr, static_cast<std::int64_t>(A.row_ptr.extent(0)),
-                           static_cast<std::int64_t>(A.col_idx.extent(0)), static_cast<std::int64_t>(A.values.extent(0)));
-  const std::int64_t nnz = static_cast<std::int64_t>(A.col_idx.extent(0));
+void validate_on(const ExecSpace& space, const CsrMatrix<Value, Offset, Ordinal, Mem>& A) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = A.nrows, nnz = static_cast<std::int64_t>(A.col_idx.extent(0));
+  detail::validate_sizes(A.nrows, A.ncols, static_cast<std::int64_t>(A.row_ptr.extent(0)), nnz,
+                         static_cast<std::int64_t>(A.values.extent(0)));
+  const auto rp = A.row_ptr;
   const auto ci = A.col_idx;
   const Ordinal ncols = A.ncols;
+  const auto start = static_cast<std::int64_t>(detail::read_back(space, rp, 0));
+  if (start != 0) throw detail::row_ptr_start_error(start);
+  std::int64_t dec = n;
+  Kokkos::parallel_reduce(
+      "pspmv::validate_row_ptr_on", Range(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& f) {
+        if (rp(i + 1) < rp(i) && i < f) f = i;
+      },
+      Kokkos::Min<std::int64_t>(dec));
+  space.fence();
+  if (dec < n)
+    throw detail::row_ptr_decrease_error(dec, static_cast<std::int64_t>(detail::read_back(space, rp, dec)),
+                                         static_cast<std::int64_t>(detail::read_back(space, rp, dec + 1)));
+  const auto last = static_cast<std::int64_t>(detail::read_back(space, rp, n));
+  if (last != nnz) throw detail::row_ptr_end_error(nnz, last);
   std::int64_t first = nnz;
   Kokkos::parallel_reduce(
-      "pspmv::validate_col_idx_on", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz),
+      "pspmv::validate_col_idx_on", Range(space, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& f) {
         if ((ci(k) < 0 || ci(k) >= ncols) && k < f) f = k;
       },
       Kokkos::Min<std::int64_t>(first));
   space.fence();
   if (first < nnz) {
-    const std::int64_t row =
-        std::upper_bound(host_row_ptr, host_row_ptr + A.nrows + 1, static_cast<Offset>(first)) - host_row_ptr - 1;
+    // The row holding entry `first`: the last row that starts at or before it (rows are in order).
+    std::int64_t row = 0;
+    Kokkos::parallel_reduce(
+        "pspmv::validate_col_idx_row_on", Range(space, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r) {
+          if (static_cast<std::int64_t>(rp(i)) <= first && first < static_cast<std::int64_t>(rp(i + 1)) && i > r) r = i;
+        },
+        Kokkos::Max<std::int64_t>(row));
+    space.fence();
     throw detail::column_error(row, first, detail::read_back(space, ci, first), ncols);
   }
 }

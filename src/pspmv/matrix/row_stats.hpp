@@ -30,7 +30,32 @@ struct LaneSlots {
   std::int64_t team_per_row = 0;    ///< sum over rows of W * ceil(len / W)
   double useful_thread_per_row = 0;  ///< nnz / thread_per_row (1 when no slots)
   double useful_team_per_row = 0;    ///< nnz / team_per_row (1 when no slots)
+  /// team_lane_slots() at vector lengths 2, 4, 8, 16 and 32 (entry e: 2^(e + 1); lengths above
+  /// lane_width hold 0), counted by the statistics pass where `vector_slots` is set (GPU plans:
+  /// the team-per-row rule then needs no pass of its own over row_ptr).
+  std::int64_t team_at_vector[5] = {0, 0, 0, 0, 0};
+  bool vector_slots = false;
 };
+
+namespace detail {
+/// One row's terms of LaneSlots::team_at_vector: row r (0-based in its aligned group of W rows,
+/// W a power of two) of `len` entries; `last`: the matrix's last row. The warp of W / V rows
+/// that the row closes adds W times its longest row's ceil(len / V); `longest` holds the open
+/// warps' maxima. The statistics passes on the host and on an execution space both call it.
+KOKKOS_INLINE_FUNCTION void add_vector_slots(const std::int64_t r, const std::int64_t len, const bool last,
+                                             const std::int64_t W, std::int64_t* longest, std::int64_t* slots) {
+  for (int e = 0; e < 5; ++e) {
+    const std::int64_t V = std::int64_t{2} << e;
+    if (V > W) break;
+    const std::int64_t iters = (len + V - 1) >> (e + 1);
+    longest[e] = iters > longest[e] ? iters : longest[e];
+    if (last || ((r + 1) & (W / V - 1)) == 0) {
+      slots[e] += W * longest[e];
+      longest[e] = 0;
+    }
+  }
+}
+}  // namespace detail
 
 /// Statistics of the row lengths of a CSR matrix.
 struct RowStats {
@@ -146,6 +171,7 @@ struct FactsPart {
   std::uint64_t sum2_lo = 0, sum2_hi = 0;
   long double sum2_long = 0;
   std::int64_t thread_slots = 0, team_slots = 0;
+  std::int64_t vector_slots[5] = {0, 0, 0, 0, 0};  ///< LaneSlots::team_at_vector's sums
   long double spread = 0;
   std::int64_t histogram[64] = {};
   std::size_t buckets = 0;
@@ -159,6 +185,7 @@ struct FactsPart {
 /// its predecessor shifted, so on most matrices it reads two rows of each block).
 struct FactsRequest {
   int lane_width = 0;  ///< 0: no lane slots
+  bool vector_slots = false;  ///< LaneSlots::team_at_vector too (a lane width that is a power of two)
   bool span = false, spread = false;
   int diagonal_block = 0;  ///< RowStats::diagonal_share over blocks of this many rows (0: not; reads col_idx)
 };
@@ -169,6 +196,8 @@ struct FactsRequest {
 /// (row_stats_on.hpp) both end here, so that they give the same statistics.
 struct FactsTotals {
   std::int64_t min_len = INT64_MAX, max_len = 0, empty = 0, sum = 0, thread_slots = 0, team_slots = 0;
+  std::int64_t vector_slots[5] = {0, 0, 0, 0, 0};
+  bool has_vector_slots = false;
   long double sum2 = 0;
   std::vector<std::int64_t> histogram;  ///< up to the last non-empty bucket
 };
@@ -193,6 +222,8 @@ inline void finish_facts(MatrixFacts& f, const FactsTotals& t, bool slots) {
   const double nnz = static_cast<double>(s.nnz);
   ls.useful_thread_per_row = ls.thread_per_row ? nnz / static_cast<double>(ls.thread_per_row) : 1.0;
   ls.useful_team_per_row = ls.team_per_row ? nnz / static_cast<double>(ls.team_per_row) : 1.0;
+  ls.vector_slots = t.has_vector_slots;
+  for (int e = 0; e < 5; ++e) ls.team_at_vector[e] = t.has_vector_slots ? t.vector_slots[e] : 0;
 }
 
 /// One parallel pass over pieces of detail::host_piece rows: row_ptr once, and col_idx block by
@@ -210,6 +241,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
   s.ncols = ncols;
   s.nnz = nrows > 0 ? static_cast<std::int64_t>(row_ptr[nrows]) : 0;
   const std::int64_t W = want.lane_width > 0 && host_piece % want.lane_width == 0 ? want.lane_width : 0;
+  const bool vector_slots = want.vector_slots && W > 0 && (W & (W - 1)) == 0;
   f.lane_slots.lane_width = want.lane_width > 0 ? want.lane_width : f.lane_slots.lane_width;
   const bool spread = want.spread && ncols > 0 && s.nnz > 0;
   if (want.diagonal_block < 0 || (want.diagonal_block > 0 && RowStats::span_block % want.diagonal_block != 0))
@@ -228,7 +260,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     const std::int64_t group = W > 0 ? W : end - begin;
     for (std::int64_t g = begin; g < end; g += group) {
       const std::int64_t ge = std::min(end, g + group);
-      std::int64_t longest = 0;
+      std::int64_t longest = 0, vector_longest[5] = {0, 0, 0, 0, 0};
       for (std::int64_t i = g; i < ge; ++i) {
         const std::int64_t len = static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]);
         p.min_len = len < p.min_len ? len : p.min_len;
@@ -245,6 +277,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
         ++p.histogram[length_bucket(len)];
         longest = len > longest ? len : longest;
         if (W > 0) p.team_slots += W * (len <= W ? std::int64_t{len > 0} : (len + W - 1) / W);  // no division for short rows
+        if (vector_slots) add_vector_slots(i - g, len, i == nrows - 1, W, vector_longest, p.vector_slots);
       }
       if (W > 0) p.thread_slots += W * longest;
     }
@@ -282,6 +315,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     parts[static_cast<std::size_t>(piece)] = p;
   });
   FactsTotals t;
+  t.has_vector_slots = vector_slots;
   std::int64_t narrow = 0, diagonal = 0;
   long double spread_sum = 0;
   std::size_t buckets = 0;
@@ -298,6 +332,7 @@ MatrixFacts facts_pass(const Offset* row_ptr, const std::int32_t* col_idx, std::
     spread_sum += p.spread;
     t.thread_slots += p.thread_slots;
     t.team_slots += p.team_slots;
+    for (int e = 0; e < 5; ++e) t.vector_slots[e] += p.vector_slots[e];
     for (std::size_t b = 0; b < p.buckets; ++b) t.histogram[b] += p.histogram[b];
   }
   finish_facts(f, t, W > 0);
@@ -418,13 +453,15 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in
 /// one pass (detail::facts_pass). With `with_span`, RowStats::narrow_share (and diagonal_share
 /// over blocks of diagonal_block rows where it is not 0); with
-/// `with_spread`, RowStats::col_spread.
+/// `with_spread`, RowStats::col_spread; with `vector_slots`, LaneSlots::team_at_vector (where
+/// lane_width is a power of two dividing detail::host_piece).
 template <class Csr>
 MatrixFacts matrix_facts(const Csr& A, int lane_width, bool with_spread, bool with_span = false,
-                         int diagonal_block = 0) {
+                         int diagonal_block = 0, bool vector_slots = false) {
   if (lane_width <= 0) throw InvalidArgument("matrix_facts: lane width " + std::to_string(lane_width) + " (must be > 0)");
   detail::FactsRequest want;
   want.lane_width = lane_width;
+  want.vector_slots = vector_slots;
   want.span = with_span;
   want.diagonal_block = diagonal_block;
   want.spread = with_spread;

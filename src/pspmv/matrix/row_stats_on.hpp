@@ -22,6 +22,7 @@ namespace detail {
 struct SpaceFactsSum {
   static constexpr int buckets = 33;  ///< bits of a length below 2^31: 0 to 31, and 32 for longer
   std::int64_t min_len, max_len, empty, sum, thread_slots, team_slots, longer;
+  std::int64_t vector_slots[5];  ///< LaneSlots::team_at_vector (W a power of two)
   std::uint64_t sum2_lo, sum2_hi;
   std::int64_t histogram[buckets];
 };
@@ -38,6 +39,7 @@ struct SpaceFactsPass {
     v.min_len = INT64_MAX;
     v.max_len = v.empty = v.sum = v.thread_slots = v.team_slots = v.longer = 0;
     v.sum2_lo = v.sum2_hi = 0;
+    for (int e = 0; e < 5; ++e) v.vector_slots[e] = 0;
     for (int b = 0; b < value_type::buckets; ++b) v.histogram[b] = 0;
   }
   template <class D, class S>
@@ -51,6 +53,7 @@ struct SpaceFactsPass {
     d.longer += s.longer;
     d.sum2_lo += s.sum2_lo;
     d.sum2_hi += s.sum2_hi;
+    for (int e = 0; e < 5; ++e) d.vector_slots[e] += s.vector_slots[e];
     for (int b = 0; b < value_type::buckets; ++b) d.histogram[b] += s.histogram[b];
   }
   KOKKOS_INLINE_FUNCTION void join(value_type& d, const value_type& s) const { add(d, s); }
@@ -58,9 +61,11 @@ struct SpaceFactsPass {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t g, value_type& v) const {
     const std::int64_t b = g * W, e = b + W < nrows ? b + W : nrows;
-    std::int64_t longest = 0;
+    const bool vector_slots = (W & (W - 1)) == 0;
+    std::int64_t longest = 0, vector_longest[5] = {0, 0, 0, 0, 0};
     for (std::int64_t i = b; i < e; ++i) {
       const std::int64_t len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
+      if (vector_slots) add_vector_slots(i - b, len, i == nrows - 1, W, vector_longest, v.vector_slots);
       v.min_len = len < v.min_len ? len : v.min_len;
       v.max_len = len > v.max_len ? len : v.max_len;
       v.sum += len;
@@ -83,7 +88,7 @@ struct SpaceFactsPass {
   }
 };
 
-/// matrix_facts(A, lane_width, false) of a CSR in `space`'s memory, computed on `space` in one
+/// matrix_facts(A, lane_width, false, false, 0, true) of a CSR in `space`'s memory, computed on `space` in one
 /// parallel_reduce over lane groups (a few sums come back, not row_ptr), field for field the
 /// host pass's: its integers are the same sums, and the squared lengths' sum is exact in both
 /// below 2^64. A is validated (its nnz is the length of col_idx).
@@ -110,6 +115,8 @@ std::optional<MatrixFacts> matrix_facts_on(const ExecSpace& space, const Csr& A,
   t.sum = v.sum;
   t.thread_slots = v.thread_slots;
   t.team_slots = v.team_slots;
+  t.has_vector_slots = (W & (W - 1)) == 0;
+  for (int e = 0; e < 5; ++e) t.vector_slots[e] = v.vector_slots[e];
   t.sum2 = static_cast<long double>(v.sum2_hi) * 4294967296.0L + static_cast<long double>(v.sum2_lo);
   int last = SpaceFactsSum::buckets;
   while (last > 0 && v.histogram[last - 1] == 0) --last;

@@ -157,6 +157,13 @@ inline void check_sell_parameters(int slice_height, std::int64_t sigma) {
 }
 
 namespace detail {
+/// log2 of a slice height (a power of two: check_sell_parameters), for shifts in kernels.
+inline int log2_slice_height(std::int64_t C) {
+  int b = 0;
+  while ((std::int64_t{1} << b) < C) ++b;
+  return b;
+}
+
 /// The positions of a SELL form before sorting: the matrix's rows, then (split long rows)
 /// the pieces of each long row. 4 bytes per position plus 8 per piece.
 struct SellRows {

@@ -3,9 +3,9 @@
 /// CSR -> SELL-C-sigma in the memory of an execution space, from a CSR matrix already there
 /// (on a GPU: from the device copy of the matrix, copied once), written once as Kokkos
 /// parallel patterns: scans place the long rows and their pieces, a team per sigma window
-/// sorts its positions by length (stably; sell_order_on), a scan gives the slice offsets and
-/// one pass per position scatters its entries and its padding. The result is csr_to_sell()'s,
-/// bit for bit (tests/test_parallel_analysis.cpp).
+/// sorts its positions by length (stably; sell_order_on), a scan gives the slice offsets and a
+/// team per slice moves its entries and its padding through scratch memory (coalesced on both
+/// sides). The result is csr_to_sell()'s, bit for bit (tests/test_parallel_analysis.cpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -30,6 +30,8 @@ constexpr std::int64_t sell_team_count_max = 1024;
 /// memory, which leaves room for the launch's own on a GPU of 48 KiB per block (a T4 or a V100
 /// runs teams of 1,024 threads); wider windows are ranked.
 constexpr std::int64_t sell_team_count_max_sigma = 2048;
+/// Columns of a slice that csr_to_sell_on() moves through a team's scratch memory at once.
+constexpr std::int64_t sell_scatter_tile = 16;
 
 
 /// The sorted order of SELL-C-sigma's positions (SellRows and the permutation of
@@ -74,33 +76,27 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
   const std::int64_t n = A.nrows;
   const auto rp = A.row_ptr;
 
-  // Positions: how many long rows and pieces come before each row (exclusive scans).
-  I64 long_before(uninit("pspmv::sell_long_before"), n + 1), piece_before(uninit("pspmv::sell_piece_before"), n + 1);
-  Kokkos::parallel_scan(
-      "pspmv::sell_build_count", Range(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
-        const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
-        const bool is_long = T > 0 && len > T;
-        if (final) long_before(i) = acc;
-        acc += is_long ? 1 : 0;
-        if (final && i == n - 1) long_before(n) = acc;
-      });
-  Kokkos::parallel_scan(
-      "pspmv::sell_build_count_pieces", Range(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
-        const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
-        const bool is_long = T > 0 && len > T;
-        if (final) piece_before(i) = acc;
-        acc += is_long && split ? (len + T - 1) / T : 0;
-        if (final && i == n - 1) piece_before(n) = acc;
-      });
-  std::int64_t too_long = n;
+  // The long rows (none where the threshold is 0), counted in the low 31 bits, and the rows too
+  // long for a slice above them (fewer than 2^32: each holds 2^31 entries or more); the first of
+  // those is searched only where there is one.
+  std::int64_t counts = 0, too_long = n;
+  constexpr std::int64_t too_long_unit = std::int64_t{1} << 31;
   Kokkos::parallel_reduce(
       "pspmv::sell_build_check", Range(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& first) {
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) {
         const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
-        if (!(T > 0 && len > T) && len > INT32_MAX && i < first) first = i;
+        c += T > 0 && len > T ? 1 : (len > INT32_MAX ? (std::int64_t{1} << 31) : 0);  // too_long_unit
       },
-      Kokkos::Min<std::int64_t>(too_long));
+      counts);
+  const std::int64_t nlong = counts & (too_long_unit - 1);
+  if (counts >= too_long_unit)
+    Kokkos::parallel_reduce(
+        "pspmv::sell_build_too_long", Range(space, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& first) {
+          const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
+          if (!(T > 0 && len > T) && len > INT32_MAX && i < first) first = i;
+        },
+        Kokkos::Min<std::int64_t>(too_long));
   space.fence();
   if (too_long < n) {
     const std::int64_t len = detail::read_back(space, rp, too_long + 1) - detail::read_back(space, rp, too_long);
@@ -108,18 +104,42 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
                           " entries, beyond a slice's 32-bit row length; set sell_long_row (rows beyond it "
                           "leave the slices)");
   }
+  // Positions: how many long rows and pieces come before each row (exclusive scans), read only
+  // at long rows: not computed where there are none.
+  I64 long_before, piece_before;
+  if (nlong > 0) {
+    long_before = I64(uninit("pspmv::sell_long_before"), n + 1);
+    piece_before = I64(uninit("pspmv::sell_piece_before"), n + 1);
+    Kokkos::parallel_scan(
+        "pspmv::sell_build_count", Range(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+          const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
+          const bool is_long = T > 0 && len > T;
+          if (final) long_before(i) = acc;
+          acc += is_long ? 1 : 0;
+          if (final && i == n - 1) long_before(n) = acc;
+        });
+    Kokkos::parallel_scan(
+        "pspmv::sell_build_count_pieces", Range(space, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+          const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
+          const bool is_long = T > 0 && len > T;
+          if (final) piece_before(i) = acc;
+          acc += is_long && split ? (len + T - 1) / T : 0;
+          if (final && i == n - 1) piece_before(n) = acc;
+        });
+  }
   SellOrderOn<Mem> o;
   o.nrows = n;
   o.sigma = sigma;
   o.long_row_threshold = T;
   o.split = split;
-  o.nlong = n > 0 ? detail::read_back(space, long_before, n) : 0;
-  o.npieces = n > 0 ? detail::read_back(space, piece_before, n) : 0;
+  o.nlong = nlong;
+  o.npieces = nlong > 0 ? detail::read_back(space, piece_before, n) : 0;
   if (n + o.npieces > INT32_MAX)
     throw InvalidArgument("SELL: " + std::to_string(n) + " rows plus " + std::to_string(o.npieces) +
                           " pieces of split long rows exceed 2^31 - 1 positions; raise sell_long_row or "
                           "set sell_long_split = false");
-  const std::int64_t npos = o.npos(), nlong = o.nlong;
+  const std::int64_t npos = o.npos();
   const I32 len(uninit("pspmv::sell_rows_len"), npos), long_rows(uninit("pspmv::sell_long_rows"), nlong);
   const I64 piece_begin(uninit("pspmv::sell_piece_begin"), o.npieces);
   const I64 piece_ptr = split ? I64("pspmv::sell_piece_ptr", nlong + 1) : I64();  // zero: piece_ptr(0)
@@ -322,7 +342,7 @@ SellShape sell_shape_on(const ExecSpace& space, const SellOrderOn<Mem>& o,
 
 /// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
 /// `space`, in the order `o` computed there by sell_order_on() for A: a scan gives the slice
-/// offsets and one pass per position scatters its entries and its padding. Returns when the
+/// offsets and a team per slice moves its entries and its padding. Returns when the
 /// conversion is done. The result is csr_to_sell()'s, bit for bit.
 /// @throws InvalidArgument for a slice height C other than 4, 8, 16, 32 or 64.
 template <class ExecSpace, class Value, class Offset, class Mem>
@@ -379,24 +399,64 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   S.values = Kokkos::View<Value*, Mem>(uninit("pspmv::sell_values"), stored);
   const I32 col = S.col_idx;
   const Kokkos::View<Value*, Mem> val = S.values;
-  Kokkos::parallel_for(
-      "pspmv::sell_build_scatter", Range(space, 0, nslices * C), KOKKOS_LAMBDA(const std::int64_t p) {
-        const std::int64_t s = p / C, r = p - s * C, base = sptr(s), w = width(s);
-        std::int64_t have = 0;
-        if (p < npos && row_len(p) > 0) {
-          have = row_len(p);
-          const std::int64_t v = perm(p);
-          const std::int64_t b = v < n ? static_cast<std::int64_t>(rp(v)) : piece_begin(v - n);
-          for (std::int64_t j = 0; j < have; ++j) {
-            col(base + j * C + r) = ci(b + j);
-            val(base + j * C + r) = va(b + j);
+  // A team per slice (one warp on a GPU) moves the slice through a tile of sell_scatter_tile
+  // columns in scratch memory: read a row at a time, lanes over the row's entries (contiguous in
+  // the CSR), written a column at a time, lanes over the slice's rows (contiguous in the slice):
+  // both sides coalesced. A thread per row that walks its row, with the slice written lane by
+  // lane, read each CSR cache line from L2 many times over (its warp's rows spread over as many
+  // lines as it has rows).
+  {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    using member = typename Team::member_type;
+    using Scratch = typename ExecSpace::scratch_memory_space;
+    using ColTile = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+    using ValTile = Kokkos::View<Value**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+    using Rows = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryUnmanaged>;
+    constexpr std::int64_t TW = sell_scatter_tile;
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const int lanes = host ? 1 : 32;
+    // Rows of TW + 1 entries: a column of the tile read by the rows' lanes falls in distinct banks.
+    const std::size_t scratch =
+        ValTile::shmem_size(C, TW + 1) + ColTile::shmem_size(C, TW + 1) + 2 * Rows::shmem_size(C);
+    const int log2_c = detail::log2_slice_height(C);
+    Kokkos::parallel_for(
+        "pspmv::sell_build_scatter",
+        Team(space, static_cast<int>(nslices), 1, lanes).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+        KOKKOS_LAMBDA(const member& team) {
+          const std::int64_t s = team.league_rank(), base = sptr(s), w = width(s);
+          ValTile tv(team.team_scratch(0), C, TW + 1);
+          ColTile tc(team.team_scratch(0), C, TW + 1);
+          Rows from(team.team_scratch(0), C), have(team.team_scratch(0), C);
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C), [&](const std::int64_t r) {
+            const std::int64_t p = s * C + r;
+            std::int64_t h = 0, b = 0;
+            if (p < npos && row_len(p) > 0) {
+              h = row_len(p);
+              const std::int64_t v = perm(p);
+              b = v < n ? static_cast<std::int64_t>(rp(v)) : piece_begin(v - n);
+            }
+            from(r) = b;
+            have(r) = h;
+          });
+          team.team_barrier();
+          for (std::int64_t jb = 0; jb < w; jb += TW) {
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * TW), [&](const std::int64_t k) {
+              const std::int64_t r = k / TW, l = k - r * TW, j = jb + l;
+              const bool real = j < have(r);  // else padding: column 0, value 0
+              tc(r, l) = real ? ci(from(r) + j) : 0;
+              tv(r, l) = real ? va(from(r) + j) : Value(0);
+            });
+            team.team_barrier();
+            const std::int64_t cols = w - jb < TW ? w - jb : TW;
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * cols), [&](const std::int64_t k) {
+              const std::int64_t l = k >> log2_c, r = k - (l << log2_c);
+              col(base + jb * C + k) = tc(r, l);
+              val(base + jb * C + k) = tv(r, l);
+            });
+            team.team_barrier();
           }
-        }
-        for (std::int64_t j = have; j < w; ++j) {
-          col(base + j * C + r) = 0;
-          val(base + j * C + r) = Value(0);
-        }
-      });
+        });
+  }
 
   if (split) {
     S.piece_ptr = o.piece_ptr;

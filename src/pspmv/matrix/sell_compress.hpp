@@ -19,27 +19,6 @@ namespace pspmv {
 constexpr std::int64_t sell_offset_span = std::int64_t{1} << 16;
 
 namespace detail {
-/// Whether slice s (uncompressed arrays) is diagonal: C real rows of consecutive caller rows
-/// (perm(p + 1) = perm(p) + 1, no piece of a long row), all of the slice's width, entry j of
-/// row r at column col(j, 0) + r.
-template <class SlicePtr, class Width, class RowLen, class Perm, class Col>
-KOKKOS_INLINE_FUNCTION bool diagonal_slice(const std::int64_t s, const std::int64_t C, const std::int64_t npos,
-                                           const std::int64_t nrows, const SlicePtr& sptr, const Width& width,
-                                           const RowLen& row_len, const Perm& perm, const Col& col) {
-  const std::int64_t first = s * C, w = width(s);
-  if (first + C > npos || w <= 0) return false;
-  const std::int64_t row0 = perm(first);
-  if (row0 + C > nrows) return false;
-  for (std::int64_t r = 0; r < C; ++r)
-    if (perm(first + r) != row0 + r || row_len(first + r) != w) return false;
-  for (std::int64_t j = 0; j < w; ++j) {
-    const std::int64_t at = sptr(s) + j * C, c0 = col(at);
-    for (std::int64_t r = 1; r < C; ++r)
-      if (col(at + r) != c0 + r) return false;
-  }
-  return true;
-}
-
 /// Whether slice s, diagonal (kind: SellMatrix::col_base), shares slice s - 1's stored pattern:
 /// s - 1 is diagonal too, of the same width, with the same columns relative to its rows.
 template <class Kind, class SlicePtr, class Width, class Perm, class Col>
@@ -57,7 +36,8 @@ KOKKOS_INLINE_FUNCTION bool shares_pattern(const std::int64_t s, const std::int6
 
 /// Compresses the column indices of S (uncompressed SELL in ExecSpace's memory) in place, on
 /// the instance `space`.
-/// - A pass over the slices classifies each: diagonal (detail::diagonal_slice), narrow (its real
+/// - A pass over the slices classifies each: diagonal (C consecutive caller rows of the slice's
+///   width, entry j of row r at entry j of the first row's column + r), narrow (its real
 ///   entries span fewer than sell_offset_span columns: base = the smallest, padding and long
 ///   rows excluded) or wide. A slice without entries counts as narrow (base 0).
 /// - A diagonal slice whose pattern (entry j's column minus its row, j < width) is the previous
@@ -85,28 +65,70 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
   Kokkos::View<std::int64_t[2], Mem> totals("pspmv::sell_compress_totals");  // 16-bit and 32-bit entries
   // Wide slices counted in the low 32 bits, diagonal ones above (nslices < 2^31).
   std::int64_t kinds = 0;
-  Kokkos::parallel_reduce(
-      "pspmv::sell_compress_kind", Range(space, 0, nslices),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& count) {
-        if (detail::diagonal_slice(s, C, npos, nrows, sptr, width, row_len, perm, col)) {
-          base(s) = diagonal_kind;
-          count += std::int64_t{1} << 32;
-          return;
-        }
-        std::int64_t lo = INT32_MAX, hi = -1;
-        for (std::int64_t r = 0; r < C && s * C + r < npos; ++r) {
-          const std::int64_t len = row_len(s * C + r);
-          for (std::int64_t j = 0; j < len; ++j) {
-            const std::int64_t c = col(sptr(s) + j * C + r);
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
+  // A team per slice (one warp on a GPU), lanes over the slice's stored entries in order
+  // (coalesced): a slice is diagonal where its C rows are consecutive caller rows (no piece of a
+  // long row), all of the slice's width, and entry j of row r sits at column col(j, 0) + r;
+  // else narrow or wide by the span of its real entries (padding and long rows excluded).
+  {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    using member = typename Team::member_type;
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const int log2_c = detail::log2_slice_height(C);
+    Kokkos::parallel_reduce(
+        "pspmv::sell_compress_kind", Team(space, static_cast<int>(nslices), 1, host ? 1 : 32),
+        KOKKOS_LAMBDA(const member& team, std::int64_t& count) {
+          const std::int64_t s = team.league_rank(), first = s * C, w = width(s), from = sptr(s);
+          const std::int64_t rows = npos - first < C ? npos - first : C, n = C * w;
+          // Rows and column 0 first (C lanes), the other columns only where those hold: a
+          // slice that is not diagonal is mostly told by them.
+          std::int64_t off = 1;  // rows or entries that break the diagonal form
+          if (rows == C && w > 0 && static_cast<std::int64_t>(perm(first)) + C <= nrows) {
+            const std::int64_t row0 = perm(first), c0 = col(from);
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(team, C),
+                [&](const std::int64_t r, std::int64_t& bad) {
+                  if (perm(first + r) != row0 + r || row_len(first + r) != w || col(from + r) != c0 + r) ++bad;
+                },
+                off);
+            if (off == 0)
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, C, n),
+                  [&](const std::int64_t k, std::int64_t& bad) {
+                    const std::int64_t j = k >> log2_c, r = k - (j << log2_c);
+                    if (static_cast<std::int64_t>(col(from + k)) != static_cast<std::int64_t>(col(from + (j << log2_c))) + r)
+                      ++bad;
+                  },
+                  off);
           }
-        }
-        const bool wide = hi - lo >= span;
-        base(s) = hi < 0 ? 0 : (wide ? wide_kind : static_cast<std::int32_t>(lo));
-        count += wide ? 1 : 0;
-      },
-      kinds);
+          if (off == 0) {
+            Kokkos::single(Kokkos::PerThread(team), [&]() {
+              base(s) = diagonal_kind;
+              count += std::int64_t{1} << 32;
+            });
+            return;
+          }
+          // The span of the real entries (padding and long rows excluded), in one pass.
+          Kokkos::MinMaxScalar<std::int64_t> span_of;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, n),
+              [&](const std::int64_t k, Kokkos::MinMaxScalar<std::int64_t>& m) {
+                const std::int64_t j = k >> log2_c, r = k - (j << log2_c);
+                if (r < rows && j < row_len(first + r)) {
+                  const std::int64_t c = col(from + k);
+                  m.min_val = c < m.min_val ? c : m.min_val;
+                  m.max_val = c > m.max_val ? c : m.max_val;
+                }
+              },
+              Kokkos::MinMax<std::int64_t>(span_of));
+          Kokkos::single(Kokkos::PerThread(team), [&]() {
+            const std::int64_t lo = span_of.min_val, hi = span_of.max_val;
+            const bool wide = hi >= 0 && hi - lo >= span;  // no real entry: hi < 0, base 0
+            base(s) = hi < 0 ? 0 : (wide ? wide_kind : static_cast<std::int32_t>(lo));
+            count += wide ? 1 : 0;
+          });
+        },
+        kinds);
+  }
   Kokkos::parallel_scan(
       "pspmv::sell_compress_narrow_ptr", Range(space, 0, nslices),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc, const bool final) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -26,19 +27,37 @@
 
 namespace pspmv {
 
+/// team_lane_slots() at vector length V (2 to 32, a power of two) and the facts' lane width:
+/// the statistics pass's count (LaneSlots::team_at_vector) where it made one, else a pass over
+/// row_ptr (host memory).
+template <class Offset>
+std::int64_t team_slots_at(const Offset* row_ptr, std::int64_t nrows, const LaneSlots& ls, int V) {
+  if (V < 2 || V > 32 || V > ls.lane_width || (V & (V - 1)) != 0)
+    throw InvalidArgument("team lane-slots: vector length " + std::to_string(V) + " (a power of two from 2 to " +
+                          std::to_string(std::min(32, ls.lane_width)) + ")");
+  if (ls.vector_slots) {
+    int e = 0;
+    while ((2 << e) < V) ++e;
+    return ls.team_at_vector[e];
+  }
+  if (row_ptr == nullptr && nrows > 0)
+    throw std::logic_error("pspmv: team-per-row lane-slots asked of a matrix whose row_ptr is not on the host");
+  return team_lane_slots(row_ptr, nrows, V, ls.lane_width);
+}
+
 /// GPU team-per-row vector length: among 2, 4, 8, 16 and 32, the largest whose warp-level
 /// lane-slots (team_lane_slots) are within 5% of the fewest (wider pieces of a row coalesce
 /// better, so ties go to them).
 template <class Traits, class Offset>
-int best_vector_length(const Offset* row_ptr, std::int64_t nrows, int lane_width) {
+int best_vector_length(const Offset* row_ptr, std::int64_t nrows, const LaneSlots& ls) {
   std::int64_t fewest = INT64_MAX;
   std::int64_t slots[6] = {0, 0, 0, 0, 0, 0};
-  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2) {
-    slots[e] = team_lane_slots(row_ptr, nrows, v, lane_width);
+  for (int e = 1, v = 2; v <= ls.lane_width && e < 6; ++e, v *= 2) {
+    slots[e] = team_slots_at(row_ptr, nrows, ls, v);
     fewest = std::min(fewest, slots[e]);
   }
   int best = 2;
-  for (int e = 1, v = 2; v <= lane_width && e < 6; ++e, v *= 2)
+  for (int e = 1, v = 2; v <= ls.lane_width && e < 6; ++e, v *= 2)
     if (static_cast<double>(slots[e]) <= 1.05 * static_cast<double>(fewest)) best = v;
   return best;
 }
@@ -199,6 +218,8 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
       shape = known->shape;
       return;
     }
+    if (A.row_ptr.data() == nullptr && A.nrows > 0)
+      throw std::logic_error("pspmv: a SELL shape asked of a matrix whose row_ptr is not on the host");
     order = sell_order(A.row_ptr.data(), A.nrows, sp.sigma, sp.long_threshold, sp.long_split);
     shape = sell_shape_of(order, A.row_ptr.data(), A.nrows, sp.C);
   };
@@ -343,8 +364,7 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
   }
   // Fewer lane-slots means fewer idle lanes per useful multiply-add; team-per-row, at its best
   // vector length, must save a factor ExecTraits::team_slot_advantage.
-  const std::int64_t team =
-      team_lane_slots(row_ptr, s.nrows, best_vector_length<Traits>(row_ptr, s.nrows, ls.lane_width), ls.lane_width);
+  const std::int64_t team = team_slots_at(row_ptr, s.nrows, ls, best_vector_length<Traits>(row_ptr, s.nrows, ls));
   reason.add(Decision::mapping, "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
                             std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
                             " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
@@ -514,7 +534,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     // small-matrix rule), and teams of 128 threads (4 warps) unless the caller set team_size.
     p.vector_length = small_team && !o.mapping
                           ? Traits::template simd_lanes<V>()
-                          : best_vector_length<Traits>(row_ptr, nrows, f.lane_slots.lane_width);
+                          : best_vector_length<Traits>(row_ptr, nrows, f.lane_slots);
     if (o.team_size == 0) p.team_size = std::max(1, 128 / p.vector_length);
   }
   if (sell) {
