@@ -532,6 +532,7 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
         for (const std::int64_t T : {0, 16})
           for (const bool split : {false, true}) {
             if (T == 0 && split) continue;
+            if (sigma == 1 && C != 4 && C != 32) continue;  // every C sorted; unsorted at 4 and 32
             const std::string where = std::string(stencil ? "stencil " : "") + "compressed C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
                                       " long=" + std::to_string(T) + (split ? " split" : "");
             auto H = pspmv::csr_to_sell(W, C, sigma, T, split);
