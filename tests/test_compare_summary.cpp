@@ -167,3 +167,33 @@ TEST(ComparePlots, RatiosVisibleFloorBoundSaidAndSpeedupErrorBars) {
 }
 
 }  // namespace
+
+// A timing below CSR's floor is noisy unless the plan's own bytes (compressed columns) allow
+// it; a padded plan above CSR's floor is not noisy for being below the floor of the bytes it
+// stores; small inputs (the caches) are never flagged by the floor.
+TEST(CompareSummary, BelowTheFloorJudgedByThePlansBytesToo) {
+  const auto noisy = [](double to_floor, double to_moved, double bytes) {
+    Record r;
+    r.matrix = "m";
+    r.median_s = r.min_s = 1.0;
+    r.bytes = bytes;
+    r.ratio_to_floor = to_floor;
+    r.ratio_to_moved_floor = to_moved;
+    mark_noise(r, -1, 0);
+    return r.noisy;
+  };
+  const double large = 2 * floor_bound_bytes, small = floor_bound_bytes / 2;
+  EXPECT_TRUE(noisy(0.8, 0, large));     // no plan bytes: CSR's floor alone
+  EXPECT_FALSE(noisy(1.1, 0, large));
+  EXPECT_FALSE(noisy(0.8, 1.28, large));  // compressed: below CSR's floor, above its own
+  EXPECT_FALSE(noisy(1.05, 0.95, large)); // padded: above CSR's floor
+  EXPECT_TRUE(noisy(0.64, 0.88, large));  // below both
+  EXPECT_FALSE(noisy(0.64, 0.88, small));
+  Record r;
+  r.median_s = r.min_s = 1.0;
+  r.bytes = large;
+  r.ratio_to_floor = 0.64;
+  r.ratio_to_moved_floor = 0.88;
+  mark_noise(r, -1, 0);
+  EXPECT_EQ(r.noise, "below the floor (0.64x; 0.88x of the floor of the plan's bytes)");
+}

@@ -82,7 +82,8 @@ void set_pair_auto(Record& r, const Timing& automatic);
 
 /// Marks r noisy, with its reason, when its median over its minimum exceeds
 /// noisy_median_over_min, when an input of at least floor_bound_bytes ran below its floor
-/// (ratio_to_floor < 1: the floor bounds nothing here), or when `load` (the load average while it
+/// (ratio_to_floor < 1: the floor bounds nothing here; for a plan of known bytes, below the floor
+/// of those bytes too, ratio_to_moved_floor < 1), or when `load` (the load average while it
 /// ran, negative: unknown) exceeds `load_limit`. Skipped records are never noisy.
 void mark_noise(Record& r, double load, double load_limit);
 
