@@ -71,8 +71,9 @@ class Plan {
   /// for `space`, without copying it through the host: row_ptr and the column indices are
   /// checked on `space` (validate_on), and away from the host's memory the row statistics are
   /// computed there (matrix_facts_on), so that row_ptr comes to the host only for a CSR plan of
-  /// nnz-balanced blocks or a matrix without rows (AnalysisPhases::row_ptr_read_back); SELL is built there, and a CSR plan holds A's arrays (or a copy made on
-  /// `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
+  /// nnz-balanced blocks, or a matrix without rows or with a row of 2^31 entries or more
+  /// (AnalysisPhases::row_ptr_read_back); SELL is built there, and a CSR plan holds A's arrays
+  /// (or a copy made on `space` with AnalyzeOptions::copy_matrix). The result is the plan analyze() makes of
   /// a host copy of A: the same choice and stored matrix. Where memory_space is not the host's
   /// the plan holds no fingerprint (hashing would read the entries back; matches() throws).
   /// Prefer analyze(space, A, options).
@@ -492,7 +493,7 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   const bool span = want.span;
   // Away from the host's memory the statistics are computed on `space` (with the lane slots of
   // every team-per-row vector length: choose() reads no row_ptr), except where matrix_facts_on
-  // leaves them to the host pass (an empty matrix, a row of 2^31 entries or more), which reads
+  // leaves them to the host pass (a matrix without rows, a row of 2^31 entries or more), which reads
   // row_ptr back and only row_ptr.
   std::optional<MatrixFacts> on_space;
   if constexpr (!host_memory) on_space = detail::matrix_facts_on(space, A, ExecTraits<ExecSpace>::model_lane_width);

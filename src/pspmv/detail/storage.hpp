@@ -81,8 +81,9 @@ bool can_share(const Csr& A) {
 /// through the staging buffers (detail::upload), which takes A's fingerprint on the way when
 /// `fingerprint` is given (fingerprint->taken).
 /// With `resident` (the matrix already in the space's memory; A then carries its sizes, and a
-/// host copy of row_ptr only where a CSR plan's nnz-balanced partition needs it), nothing is uploaded: SELL is built from it and a CSR
-/// plan holds it (or a copy made on the device with `copy_matrix`).
+/// host copy of row_ptr only where a CSR plan's nnz-balanced partition needs it), nothing is
+/// uploaded: SELL is built from it and a CSR plan holds it (or a copy made on the device with
+/// `copy_matrix`).
 /// With `shared` (the storage of a plan of the same matrix whose choice is `shared_choice`)
 /// and same_storage(choice, *shared_choice), the stored matrix is shared (Views are reference
 /// counted; plans only read them) and only the partition is computed.

@@ -111,7 +111,8 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
     long_before = I64(uninit("pspmv::sell_long_before"), n + 1);
     piece_before = I64(uninit("pspmv::sell_piece_before"), n + 1);
     Kokkos::parallel_scan(
-        "pspmv::sell_build_count", Range(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+        "pspmv::sell_build_count", Range(space, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
           const std::int64_t len = static_cast<std::int64_t>(rp(i + 1) - rp(i));
           const bool is_long = T > 0 && len > T;
           if (final) long_before(i) = acc;

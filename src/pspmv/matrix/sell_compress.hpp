@@ -95,8 +95,8 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
                   Kokkos::ThreadVectorRange(team, C, n),
                   [&](const std::int64_t k, std::int64_t& bad) {
                     const std::int64_t j = k >> log2_c, r = k - (j << log2_c);
-                    if (static_cast<std::int64_t>(col(from + k)) != static_cast<std::int64_t>(col(from + (j << log2_c))) + r)
-                      ++bad;
+                    const std::int64_t c0_j = col(from + (j << log2_c));  // column j of the slice's first row
+                    if (static_cast<std::int64_t>(col(from + k)) != c0_j + r) ++bad;
                   },
                   off);
           }
