@@ -1,8 +1,8 @@
 // A CSR row loop with 32-bit columns against the same loop with 16-bit column offsets from a
-// base per block of 32 rows (the row blocks of the compressed-indices design: a block whose
-// columns span fewer than 65,536 keeps 2 bytes per entry instead of 4): whether moving 10 bytes
-// per f64 entry instead of 12 makes the multiply faster on this machine, before any kernel is
-// built for it. Not part of the build:
+// base per block of 32 rows (CSR row blocks in the manner of SELL's compressed columns,
+// docs/selection.md: a block whose columns span fewer than 65,536 keeps 2 bytes per entry
+// instead of 4): whether moving 10 bytes per f64 entry instead of 12 makes the multiply faster
+// on this machine, before any kernel is built for it. Not part of the build:
 //   g++ -O3 -march=native -fopenmp perf/probes/csr_column_offsets.cpp -o /tmp/csr_column_offsets
 //   OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=threads /tmp/csr_column_offsets [ROWS]
 // Inputs of ROWS rows (default 4,000,000): rows of 16, 8 and 27 entries whose columns lie within
@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -50,7 +49,8 @@ Input make(std::int32_t n, int per_row, std::int32_t band) {
       in.col[k0 + k] = lo + static_cast<std::int32_t>(rng() % static_cast<unsigned>(hi - lo + 1));
       in.val[k0 + k] = 1.0 + 0.001 * static_cast<double>(rng() % 1000);
     }
-    std::sort(in.col.begin() + static_cast<std::ptrdiff_t>(k0), in.col.begin() + static_cast<std::ptrdiff_t>(k0 + per_row));
+    const auto row = in.col.begin() + static_cast<std::ptrdiff_t>(k0);
+    std::sort(row, row + per_row);
   }
   in.row_ptr[n] = static_cast<std::int64_t>(in.col.size());
   const std::int32_t nblocks = (n + block_rows - 1) / block_rows;
@@ -62,7 +62,10 @@ Input make(std::int32_t n, int per_row, std::int32_t band) {
     std::int32_t lo = n;
     for (std::int64_t k = kb; k < ke; ++k) lo = std::min(lo, in.col[k]);
     in.base[b] = lo;
-    for (std::int64_t k = kb; k < ke; ++k) in.off[k] = static_cast<std::uint16_t>(in.col[k] - lo);
+    for (std::int64_t k = kb; k < ke; ++k) {
+      if (in.col[k] - lo > 65535) std::abort();  // every band here keeps a block's span below 65,536
+      in.off[k] = static_cast<std::uint16_t>(in.col[k] - lo);
+    }
   }
   return in;
 }
@@ -122,7 +125,7 @@ int main(int argc, char** argv) {
       }
     const double nnz = static_cast<double>(in.col.size()), rows = static_cast<double>(n) + 1;
     const double mb32 = (nnz * 12 + rows * 8 + 2 * n * 8.0) / 1e6;
-    const double mb16 = (nnz * 10 + rows * 8 + in.base.size() * 4.0 + 2 * n * 8.0) / 1e6;
+    const double mb16 = (nnz * 10 + rows * 8 + static_cast<double>(in.base.size()) * 4 + 2 * n * 8.0) / 1e6;
     char label[64];
     std::snprintf(label, sizeof label, "%d entries, band %d", shape.per_row, shape.band);
     const double a = median(t32) * 1e3, b = median(t16) * 1e3;
