@@ -23,12 +23,12 @@ namespace pspmv {
 /// The widest sorting window that sell_order_on() sorts in a team's scratch memory (8 bytes
 /// per row; a rank costs sigma comparisons per row); wider windows are sorted on the host.
 constexpr std::int64_t sell_team_sort_max_sigma = 4096;
-/// The widest span of lengths (longest - shortest + 1) a team's window is sorted by counting in:
-/// two counts per length in scratch memory; windows of lengths further apart are ranked.
+/// The widest span of lengths (from the shortest up) a team's window is sorted by counting in:
+/// two counts per length in scratch memory; positions longer than that are ranked.
 constexpr std::int64_t sell_team_count_max = 1024;
 /// The widest window sorted by counting: its keys and counts take 24 KiB of a team's scratch
 /// memory, which leaves room for the launch's own on a GPU of 48 KiB per block (a T4 or a V100
-/// runs teams of 1,024 threads); wider windows are ranked.
+/// runs teams of 1,024 threads); wider windows are ranked whole.
 constexpr std::int64_t sell_team_count_max_sigma = 2048;
 /// Columns of a slice that csr_to_sell_on() moves through a team's scratch memory at once.
 constexpr std::int64_t sell_scatter_tile = 16;
@@ -56,11 +56,11 @@ struct SellOrderOn {
 
 /// The positions of A (validated CSR in ExecSpace's memory) and their order, computed there:
 /// scans place the long rows and their pieces, and a team per sigma window sorts its positions
-/// by length, stably: a window already in order is kept as it is, one whose lengths lie within
-/// sell_team_count_max of each other is sorted by counting (a window of at most
-/// sell_team_count_max_sigma rows), others are ranked (rank = longer
-/// positions + equal ones before). `host_perm`, when given, is that order computed on the host: it is
-/// copied instead. Equal to detail::sell_order's, bit for bit.
+/// by length, stably: a window already in order is kept as it is; in a window of at most
+/// sell_team_count_max_sigma rows the positions within sell_team_count_max lengths of the
+/// shortest are sorted by counting and the longer ones, if any, ranked (rank = longer positions
+/// + equal ones before); wider windows are ranked whole. `host_perm`, when given, is that order
+/// computed on the host: it is copied instead. Equal to detail::sell_order's, bit for bit.
 /// @throws InvalidArgument as csr_to_sell().
 template <class ExecSpace, class Value, class Offset, class Mem>
 SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
@@ -223,52 +223,61 @@ SellOrderOn<Mem> sell_order_on(const ExecSpace& space, const CsrMatrix<Value, Of
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i, std::int64_t& h) { h = k(i) > h ? k(i) : h; },
               Kokkos::Max<std::int64_t>(hi));
-          if (counting && hi - lo < H) {
-            // Lengths within H of each other: counted. Bucket hi - length (the longest first)
-            // starts after the longer ones; a position's place in its bucket counts the
-            // positions of its length before it: those of earlier chunks of the team's width
-            // (seen) and those before it in its chunk.
-            const std::int64_t span = hi - lo + 1;
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, span), [&](const std::int64_t b) {
-              start(b) = 0;
-              seen(b) = 0;
-            });
-            team.team_barrier();
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
-                                 [&](const std::int64_t i) { Kokkos::atomic_add(&start(hi - k(i)), std::int32_t{1}); });
-            team.team_barrier();
-            Kokkos::single(Kokkos::PerTeam(team), [&]() {
-              std::int32_t acc = 0;
-              for (std::int64_t b = 0; b < span; ++b) {
-                const std::int32_t c = start(b);
-                start(b) = acc;
-                acc += c;
-              }
-            });
-            team.team_barrier();
-            const std::int64_t width = team.team_size();
-            for (std::int64_t c0 = 0; c0 < m; c0 += width) {
-              const std::int64_t ce = c0 + width < m ? c0 + width : m;
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce), [&](const std::int64_t i) {
-                const std::int64_t ki = k(i);
-                std::int64_t before = 0;
-                for (std::int64_t j = c0; j < i; ++j) before += k(j) == ki ? 1 : 0;
-                perm(w0 + start(hi - ki) + seen(hi - ki) + before) = static_cast<std::int32_t>(w0 + i);
-              });
-              team.team_barrier();
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce),
-                                   [&](const std::int64_t i) { Kokkos::atomic_add(&seen(hi - k(i)), std::int32_t{1}); });
-              team.team_barrier();
-            }
-            return;
-          }
-          // Lengths far apart: rank = longer positions + equal ones before.
+          // Lengths lo .. top (at most H of them) are counted; the longer ones, the tail (none
+          // where the window's lengths lie within H of each other; all of them where the window
+          // is too wide to count), are ranked: rank = longer positions + equal ones before. The
+          // tail, the few long rows of a skewed matrix, comes before every counted position.
+          const std::int64_t top = counting ? (hi - lo < H ? hi : lo + H - 1) : lo - 1;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) {
             const std::int64_t ki = k(i);
+            if (ki <= top) return;
             std::int64_t rank = 0;
             for (std::int64_t j = 0; j < m; ++j) rank += (k(j) > ki || (k(j) == ki && j < i)) ? 1 : 0;
             perm(w0 + rank) = static_cast<std::int32_t>(w0 + i);
           });
+          if (top < lo) return;
+          // Bucket top - length (the longest counted first) starts after the longer ones and the
+          // tail; a position's place in its bucket counts the positions of its length before it:
+          // those of earlier chunks of the team's width (seen) and those before it in its chunk.
+          const std::int64_t span = top - lo + 1;
+          std::int64_t tail = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i, std::int64_t& t) { t += k(i) > top ? 1 : 0; },
+              tail);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, span), [&](const std::int64_t b) {
+            start(b) = 0;
+            seen(b) = 0;
+          });
+          team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const std::int64_t i) {
+            if (k(i) <= top) Kokkos::atomic_add(&start(top - k(i)), std::int32_t{1});
+          });
+          team.team_barrier();
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            std::int32_t acc = static_cast<std::int32_t>(tail);
+            for (std::int64_t b = 0; b < span; ++b) {
+              const std::int32_t c = start(b);
+              start(b) = acc;
+              acc += c;
+            }
+          });
+          team.team_barrier();
+          const std::int64_t width = team.team_size();
+          for (std::int64_t c0 = 0; c0 < m; c0 += width) {
+            const std::int64_t ce = c0 + width < m ? c0 + width : m;
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce), [&](const std::int64_t i) {
+              const std::int64_t ki = k(i);
+              if (ki > top) return;
+              std::int64_t before = 0;
+              for (std::int64_t j = c0; j < i; ++j) before += k(j) == ki ? 1 : 0;
+              perm(w0 + start(top - ki) + seen(top - ki) + before) = static_cast<std::int32_t>(w0 + i);
+            });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c0, ce), [&](const std::int64_t i) {
+              if (k(i) <= top) Kokkos::atomic_add(&seen(top - k(i)), std::int32_t{1});
+            });
+            team.team_barrier();
+          }
         });
   } else {  // wide windows: sorted on the host, a window per thread
     const I64 key(uninit("pspmv::sell_key"), npos);
@@ -441,14 +450,16 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
           });
           team.team_barrier();
           for (std::int64_t jb = 0; jb < w; jb += TW) {
-            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * TW), [&](const std::int64_t k) {
-              const std::int64_t r = k / TW, l = k - r * TW, j = jb + l;
+            // The tile's columns: TW, or the slice's last ones (all of a slice of short rows), so
+            // that lanes are not spent on columns past the slice's width.
+            const std::int64_t cols = w - jb < TW ? w - jb : TW;
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * cols), [&](const std::int64_t k) {
+              const std::int64_t r = cols == TW ? k / TW : k / cols, l = k - r * cols, j = jb + l;
               const bool real = j < have(r);  // else padding: column 0, value 0
               tc(r, l) = real ? ci(from(r) + j) : 0;
               tv(r, l) = real ? va(from(r) + j) : Value(0);
             });
             team.team_barrier();
-            const std::int64_t cols = w - jb < TW ? w - jb : TW;
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * cols), [&](const std::int64_t k) {
               const std::int64_t l = k >> log2_c, r = k - (l << log2_c);
               col(base + jb * C + k) = tc(r, l);
