@@ -2,7 +2,8 @@
 // base per block of 32 rows (CSR row blocks in the manner of SELL's compressed columns,
 // docs/selection.md: a block whose columns span fewer than 65,536 keeps 2 bytes per entry
 // instead of 4): whether moving 10 bytes per f64 entry instead of 12 makes the multiply faster
-// on this machine, before any kernel is built for it. Not part of the build:
+// on this machine, before any kernel is built for it. Built on request (target
+// pspmv_probe_csr_column_offsets, not in `all`), or alone:
 //   g++ -O3 -march=native -fopenmp perf/probes/csr_column_offsets.cpp -o /tmp/csr_column_offsets
 //   OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=threads /tmp/csr_column_offsets [ROWS]
 // Inputs of ROWS rows (default 4,000,000): rows of 16, 8 and 27 entries whose columns lie within

@@ -6,7 +6,7 @@
 //               (MultiBase::x_full), tested per entry on a flag as the kernel does;
 //   two sums    contiguous, the row's entries alternating between two sets of K sums (not
 //               adopted: docs/selection.md).
-// Not part of the build:
+// Built on request (target pspmv_probe_multi_columns_loop, not in `all`), or alone:
 //   g++ -O3 -march=x86-64-v4 -fopenmp perf/probes/multi_columns_loop.cpp -o /tmp/multi_columns_loop
 //   OMP_NUM_THREADS=2 /tmp/multi_columns_loop [rows] [random|banded]
 // Rows of 16 entries (random columns, or columns i + 37 k: X stays in cache); 3 warm-up

@@ -1,6 +1,6 @@
 // The cost of OpenMP regions of alternating team sizes (why pspmv's host launches always open a
 // region of the instance's whole team: docs/selection.md, "Host: every thread of the instance").
-// Not part of the build:
+// Built on request (target pspmv_probe_openmp_team_sizes, not in `all`), or alone:
 //   g++ -O2 -fopenmp perf/probes/openmp_team_sizes.cpp -o /tmp/openmp_team_sizes
 //   OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=threads /tmp/openmp_team_sizes
 // For each team size T (the whole team, 3/4, 1/2, 1/4 of it, one thread) it alternates 3,000
