@@ -472,9 +472,11 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
   // The order and its shape computed in the space (what a plan of a matrix in device memory
   // takes) are the host's: windows in order (rows of descending length, the first ones long:
   // kept as they are), out of order with lengths within sell_team_count_max of each other
-  // (A: sorted by counting) and further apart (rows of 1,500 among short ones: ranked), at the
-  // counting's bound (lengths 0 and 1,023: counted; 0 and 1,024: ranked) and in windows of
-  // 4,096 rows (ranked: beyond sell_team_count_max_sigma).
+  // (A: sorted by counting) and further apart (rows of 1,500 among short ones: the short ones
+  // counted, the rows of 1,500 ranked), at the counting's bound (lengths 0 and 1,023: all
+  // counted; 0 and 1,024: the rows of 1,024 ranked), with a counted row at exactly the bound
+  // beside ranked tails of distinct lengths (G: 0, 1,023, 1,024, 1,500, 1,024, 5 repeating) and
+  // in windows of 4,096 rows (ranked whole: beyond sell_team_count_max_sigma).
   {
     const auto D = random_rows<double, std::int32_t>(
         9001, 4000, 3, [](std::int32_t i, std::mt19937&) { return (9001 - i) * 300 / 9001; },
@@ -513,6 +515,14 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
     check(D, dD, "descending");
     check(A, dA, "irregular");
     check(F, dF, "far apart");
+    const auto G = random_rows<double, std::int32_t>(
+        601, 4000, 6,
+        [](std::int32_t i, std::mt19937&) {
+          constexpr std::int32_t lengths[] = {0, 1023, 1024, 1500, 1024, 5};
+          return lengths[i % 6];
+        },
+        [](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % 4000u); });
+    check(G, pspmv::copy_to<Mem>(G), "bound beside distinct tails");
     for (const std::int32_t top : {1023, 1024}) {
       const auto B = random_rows<double, std::int32_t>(
           900, 3000, 5, [top](std::int32_t i, std::mt19937&) { return i % 3 == 1 ? top : i % 4 == 0 ? 0 : i % 7; },
