@@ -172,7 +172,7 @@ TEST(ComparePlots, RatiosVisibleFloorBoundSaidAndSpeedupErrorBars) {
 // it; a padded plan above CSR's floor is not noisy for being below the floor of the bytes it
 // stores; small inputs (the caches) are never flagged by the floor.
 TEST(CompareSummary, BelowTheFloorJudgedByThePlansBytesToo) {
-  const auto noisy = [](double to_floor, double to_moved, double bytes) {
+  const auto marked = [](double to_floor, double to_moved, double bytes) {
     Record r;
     r.matrix = "m";
     r.median_s = r.min_s = 1.0;
@@ -180,7 +180,10 @@ TEST(CompareSummary, BelowTheFloorJudgedByThePlansBytesToo) {
     r.ratio_to_floor = to_floor;
     r.ratio_to_moved_floor = to_moved;
     mark_noise(r, -1, 0);
-    return r.noisy;
+    return r;
+  };
+  const auto noisy = [&](double to_floor, double to_moved, double bytes) {
+    return marked(to_floor, to_moved, bytes).noisy;
   };
   const double large = 2 * floor_bound_bytes, small = floor_bound_bytes / 2;
   EXPECT_TRUE(noisy(0.8, 0, large));     // no plan bytes: CSR's floor alone
@@ -189,11 +192,7 @@ TEST(CompareSummary, BelowTheFloorJudgedByThePlansBytesToo) {
   EXPECT_FALSE(noisy(1.05, 0.95, large)); // padded: above CSR's floor
   EXPECT_TRUE(noisy(0.64, 0.88, large));  // below both
   EXPECT_FALSE(noisy(0.64, 0.88, small));
-  Record r;
-  r.median_s = r.min_s = 1.0;
-  r.bytes = large;
-  r.ratio_to_floor = 0.64;
-  r.ratio_to_moved_floor = 0.88;
-  mark_noise(r, -1, 0);
-  EXPECT_EQ(r.noise, "below the floor (0.64x; 0.88x of the floor of the plan's bytes)");
+  EXPECT_EQ(marked(0.64, 0.88, large).noise, "below the floor (0.640x; 0.880x of the floor of the plan's bytes)");
+  // Just below 1: three decimals, so that the message does not read 1.00.
+  EXPECT_EQ(marked(0.9984, 0.9971, large).noise, "below the floor (0.998x; 0.997x of the floor of the plan's bytes)");
 }

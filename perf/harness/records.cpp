@@ -50,9 +50,10 @@ void mark_noise(Record& r, double load, double load_limit) {
   const bool moved = r.ratio_to_moved_floor > 0;
   const double ratio = moved ? std::max(r.ratio_to_floor, r.ratio_to_moved_floor) : r.ratio_to_floor;
   if (ratio > 0 && ratio < 1 && r.bytes >= floor_bound_bytes)
-    why.push_back(moved ? fmt::format("below the floor ({:.2f}x; {:.2f}x of the floor of the plan's bytes)",
+    // Three decimals: a ratio just below 1 would read 1.00 at two.
+    why.push_back(moved ? fmt::format("below the floor ({:.3f}x; {:.3f}x of the floor of the plan's bytes)",
                                       r.ratio_to_floor, r.ratio_to_moved_floor)
-                        : fmt::format("below the floor ({:.2f}x)", r.ratio_to_floor));
+                        : fmt::format("below the floor ({:.3f}x)", r.ratio_to_floor));
   if (load >= 0 && load > load_limit)
     why.push_back(fmt::format("load average {:.2f} above {:.0f}", load, load_limit));
   for (const auto& w : why) {
