@@ -55,6 +55,17 @@ KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
 #endif
 }
 
+/// Keeps `sum` a scalar register of its own (an empty asm statement that the compiler must
+/// assume reads and changes it): the compiler cannot pack such sums into one vector register.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void scalar_sum(T& sum) {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && defined(__SSE2__)
+  asm("" : "+x"(sum));
+#else
+  (void)sum;
+#endif
+}
+
 /// Value: x, y, alpha, beta and the sums; MValue: the stored values (see CsrViews).
 template <class ExecSpace, class Value, int Unroll, bool BetaZero, class MValue = Value>
 struct SellViews {
@@ -146,9 +157,16 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> 
 /// ESB-style slices (Intel's ESB, Liu et al. 2013; SELL-C-sigma's SIMD form): one work item
 /// per slice, its C rows computed together column by column, so that the C lanes of a SIMD
 /// register gather C independent x entries per column step. The vectorization comes from the
-/// compiler: the inner loop over the C rows is a plain loop over contiguous col_idx and values
-/// with a gather of x, which GCC and Clang turn into vector gathers (vgatherdpd / vgatherdps
-/// under AVX2 and AVX-512; checked by the test `sell_columns_vectorized`). Padding costs no
+/// compiler: the inner loop over the C rows is a loop over contiguous col_idx and values with a
+/// gather of x, marked `omp simd`, which GCC and Clang turn into vector gathers (vgatherdpd /
+/// vgatherdps under AVX2 and AVX-512; the tests `sell_columns_vectorized` and
+/// `sell_fixed_heights_codegen` read them back). That is the form where the host takes vector gathers
+/// (ExecTraits::row_gathers). A build tuned for AMD Zen does not: there a gather is emulated by
+/// a scalar load and an insert per lane, and the C sums are C scalar chains instead, the loop
+/// over the rows left unmarked; so are the stores, one per row with no vector to take apart.
+/// On the 2-core Zen machine the kernel then took 1.03-1.10x the time of a plain loop of the
+/// same column loops on rows of 3.8-8 entries, against 1.20-1.38x with the sums packed
+/// (perf/results/cpu-2core.md, "The SELL slice kernel against its own plain loop"). Padding costs no
 /// wrong result: a row past its length keeps its sum (the padded entry's product, which may be
 /// 0 * Inf = NaN, is discarded by a blend), and the first min-length columns of a slice need no
 /// mask. Each row adds its entries in column order, the order of the row-per-lane
@@ -190,28 +208,62 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     const MValue* val = this->values.data() + this->slice_ptr(s);
     Value acc[capacity];
     std::int32_t len[capacity];
-    std::int32_t shortest = width;
+    std::int32_t shortest = width, lowest = width;
     for (int r = 0; r < C; ++r) {
       acc[r] = Value(0);
       len[r] = r < rows ? this->row_len(first + r) : 0;  // -1: a long row, computed elsewhere
       shortest = len[r] < shortest ? (len[r] > 0 ? len[r] : 0) : shortest;
+      lowest = len[r] < lowest ? len[r] : lowest;
     }
     std::int32_t j = 0;
-    for (; j < shortest; ++j) {  // every row of the slice has column j
-      const Col* cj = col + static_cast<std::int64_t>(j) * C;
-      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-      for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
-    }
-    for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
-      const Col* cj = col + static_cast<std::int64_t>(j) * C;
-      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-      for (int r = 0; r < C; ++r) {
-        const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
-        acc[r] = j < len[r] ? t : acc[r];
+    if constexpr (ExecTraits<ExecSpace>::row_gathers) {
+      for (; j < shortest; ++j) {  // every row of the slice has column j
+        const Col* cj = col + static_cast<std::int64_t>(j) * C;
+        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+        for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+      }
+      for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
+        const Col* cj = col + static_cast<std::int64_t>(j) * C;
+        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+        for (int r = 0; r < C; ++r) {
+          const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+          acc[r] = j < len[r] ? t : acc[r];
+        }
+      }
+    } else {
+      for (; j < shortest; ++j) {
+        const Col* cj = col + static_cast<std::int64_t>(j) * C;
+        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+        for (int r = 0; r < C; ++r) {
+          acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+          scalar_sum(acc[r]);
+        }
+      }
+      for (; j < width; ++j) {
+        const Col* cj = col + static_cast<std::int64_t>(j) * C;
+        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+        for (int r = 0; r < C; ++r) {
+          const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+          acc[r] = j < len[r] ? t : acc[r];
+          scalar_sum(acc[r]);
+        }
       }
     }
-    for (int r = 0; r < rows; ++r)
-      if (len[r] >= 0) this->finish(first + r, acc[r]);
+    // A full slice of ordinary rows in a plan without pieces, y in the caller's order (every
+    // slice but the last of most plans): C stores through the permutation, with no test per
+    // row. The loops run to the constant C, so that a fixed height keeps its sums in registers.
+    if (rows == C && lowest >= 0 && this->npos == this->nrows && !this->permuted_output) {
+      for (int r = 0; r < C; ++r) store_y<BetaZero>(this->y, this->perm(first + r), this->alpha, acc[r], this->beta);
+    } else {
+      for (int r = 0; r < C; ++r)
+        if (r < rows && len[r] >= 0) this->finish(first + r, acc[r]);
+    }
   }
   /// A diagonal slice (SellMatrix: C rows of consecutive caller rows from perm(first), all of
   /// the slice's width, entry j of row r at column perm(first) + r + d[j]): column j's x values
