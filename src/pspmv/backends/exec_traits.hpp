@@ -42,23 +42,26 @@ inline constexpr const char* host_isa =
     "scalar";
 #endif
 
-/// Whether the host code's long CSR rows are summed with vector gathers of x (an OpenMP SIMD
-/// reduction) or with scalar partial sums. The compiler's tuning decides, as it does for its own
-/// loops: a build tuned for AMD Zen 1-4 (GCC's __tune_znver1__ to __tune_znver4__, which
-/// -march=native sets there) takes the partial sums, since their gathers cost more than the
-/// loads they replace; any other build takes the gathers. On a 2-core Zen virtual machine the
-/// gathers took 1.26-1.76x the plain loop's time on rows of 16-42 entries, the partial sums
-/// 0.95-1.11x; on the Xeon host the gathers took 0.51-0.90x on rows of 27-42 entries in its L3
-/// and the same time as the partial sums beyond it (docs/selection.md). -DPSPMV_HOST_GATHERS=0
-/// or 1 overrides the choice.
-inline constexpr bool host_row_gathers =
+/// Whether the host code gathers x with vector gathers: in its long CSR rows (an OpenMP SIMD
+/// reduction, else scalar partial sums) and in the ESB slice loop (detail::SellSliceColumns: the
+/// loop over a column's C rows marked `omp simd`, else C scalar sums). The compiler's tuning
+/// decides, as it does for its own loops: a build tuned for AMD Zen 1-5 (GCC's __tune_znver1__
+/// to __tune_znver5__, which -march=native sets there) takes the scalar forms, since its gathers
+/// cost more than the loads they replace; any other build takes the gathers. On a 2-core Zen
+/// virtual machine the gathers took 1.26-1.76x the plain loop's time on CSR rows of 16-42
+/// entries, the partial sums 0.95-1.11x; on the Xeon host the gathers took 0.51-0.90x on rows of
+/// 27-42 entries in its L3 and the same time as the partial sums beyond it (docs/selection.md).
+/// -DPSPMV_HOST_GATHERS=0 or 1 overrides the choice. A macro (0 or 1) for the preprocessor's
+/// choice of pragma, and the same as a constant.
 #if defined(PSPMV_HOST_GATHERS)
-    PSPMV_HOST_GATHERS != 0;
-#elif defined(__tune_znver1__) || defined(__tune_znver2__) || defined(__tune_znver3__) || defined(__tune_znver4__)
-    false;
+#define PSPMV_HOST_ROW_GATHERS (PSPMV_HOST_GATHERS != 0)
+#elif defined(__tune_znver1__) || defined(__tune_znver2__) || defined(__tune_znver3__) || \
+    defined(__tune_znver4__) || defined(__tune_znver5__)
+#define PSPMV_HOST_ROW_GATHERS 0
 #else
-    true;
+#define PSPMV_HOST_ROW_GATHERS 1
 #endif
+inline constexpr bool host_row_gathers = PSPMV_HOST_ROW_GATHERS;
 
 /// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
 template <class ExecSpace, class Enable = void>
@@ -140,8 +143,8 @@ struct ExecTraits {
   /// 1.00-1.03x on double rows of 8-12 (docs/selection.md).
   template <class Value>
   KOKKOS_INLINE_FUNCTION static constexpr int simd_row_min() { return host_row_gathers ? 2 * simd_lanes<Value>() : 8; }
-  /// How detail::simd_dot sums such a row: an OpenMP SIMD reduction with vector gathers of x,
-  /// or 4 scalar partial sums (host_row_gathers).
+  /// How detail::simd_dot sums such a row (an OpenMP SIMD reduction with vector gathers of x,
+  /// or 4 scalar partial sums) and the ESB slice loop its C rows (host_row_gathers).
   static constexpr bool row_gathers = host_row_gathers;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
@@ -216,6 +219,8 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int long_row_warps = 4;
   /// Entries a GPU thread loads before it gathers x: 4 keeps more bytes in flight per lane.
   static constexpr int gather_unroll = 4;
+  /// A lane per row: no host-style vector gathers (the host's slice loop is not built here).
+  static constexpr bool row_gathers = false;
   /// The same for the warp-per-row long-row kernel.
   static constexpr int long_row_unroll = 4;
   /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix

@@ -29,15 +29,6 @@
 #include "pspmv/detail/sell_kernels.hpp"  // gather_dot's column forms (PointerAt, OffsetColumns, DiagonalColumns)
 #include "pspmv/detail/storage.hpp"  // Workspace
 
-/// Unrolls the loop that follows completely on a host compiler that takes GCC's pragma, so that
-/// the C x K sums of a SELL slice (MultiSellSlices) are named registers, not a stack array.
-/// Not under nvcc, whose front end does not take the pragma, so also not for the host kernels of
-/// a CUDA build (they compile through nvcc too).
-#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-#define PSPMV_UNROLL_ALL _Pragma("GCC unroll 16")
-#else
-#define PSPMV_UNROLL_ALL
-#endif
 
 namespace pspmv {
 namespace detail {

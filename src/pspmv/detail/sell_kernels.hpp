@@ -55,8 +55,18 @@ KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
 #endif
 }
 
-/// Keeps `sum` a scalar register of its own (an empty asm statement that the compiler must
-/// assume reads and changes it): the compiler cannot pack such sums into one vector register.
+/// Unrolls the loop that follows completely on a host compiler that takes GCC's pragma, so that
+/// the sums of a SELL slice (C of SellSliceColumns, C x K of MultiSellSlices) are named
+/// registers, not a stack array. Not under nvcc, whose front end does not take the pragma, so
+/// also not for the host kernels of a CUDA build (they compile through nvcc too).
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define PSPMV_UNROLL_ALL _Pragma("GCC unroll 16")
+#else
+#define PSPMV_UNROLL_ALL
+#endif
+
+/// Passes `sum` through an empty asm statement that the compiler must assume reads and changes
+/// it in a scalar SSE register: the sums so marked are not packed into one vector register.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION void scalar_sum(T& sum) {
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && defined(__SSE2__)
@@ -158,15 +168,17 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> 
 /// per slice, its C rows computed together column by column, so that the C lanes of a SIMD
 /// register gather C independent x entries per column step. The vectorization comes from the
 /// compiler: the inner loop over the C rows is a loop over contiguous col_idx and values with a
-/// gather of x, marked `omp simd`, which GCC and Clang turn into vector gathers (vgatherdpd /
-/// vgatherdps under AVX2 and AVX-512; the tests `sell_columns_vectorized` and
-/// `sell_fixed_heights_codegen` read them back). That is the form where the host takes vector gathers
-/// (ExecTraits::row_gathers). A build tuned for AMD Zen does not: there a gather is emulated by
-/// a scalar load and an insert per lane, and the C sums are C scalar chains instead, the loop
-/// over the rows left unmarked; so are the stores, one per row with no vector to take apart.
-/// On the 2-core Zen machine the kernel then took 1.03-1.10x the time of a plain loop of the
-/// same column loops on rows of 3.8-8 entries, against 1.20-1.38x with the sums packed
-/// (perf/results/cpu-2core.md, "The SELL slice kernel against its own plain loop"). Padding costs no
+/// gather of x, marked `omp simd` where the host takes vector gathers (ExecTraits::row_gathers),
+/// which GCC 12 turns into vgatherdpd / vgatherdps when it tunes for a CPU whose gathers it
+/// favours (Sapphire Rapids, Haswell; its generic tuning emulates them); the test
+/// `sell_fixed_heights_codegen` reads the vectorized form back. A build tuned for AMD Zen keeps
+/// the C sums as C scalar chains instead (the loop unrolled, each sum held out of vector
+/// registers by scalar_sum): there the compiler had packed them into one register from scalar
+/// loads, and the 2-core Zen machine ran the kernel at 1.20-1.38x the time of a plain loop of the
+/// same column loops on rows of 3.8-8 entries that way, 1.03-1.10x with scalar sums
+/// (perf/results/cpu-2core.md, "The SELL slice kernel against its own plain loop"). In every
+/// build a full slice of ordinary rows stores its C sums through the permutation with no test
+/// per row. Padding costs no
 /// wrong result: a row past its length keeps its sum (the padded entry's product, which may be
 /// 0 * Inf = NaN, is discarded by a blend), and the first min-length columns of a slice need no
 /// mask. Each row adds its entries in column order, the order of the row-per-lane
@@ -208,59 +220,51 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     const MValue* val = this->values.data() + this->slice_ptr(s);
     Value acc[capacity];
     std::int32_t len[capacity];
-    std::int32_t shortest = width, lowest = width;
+    bool ordinary = true;  // no long row (length -1) in the slice
+    std::int32_t shortest = width;
+    PSPMV_UNROLL_ALL
     for (int r = 0; r < C; ++r) {
       acc[r] = Value(0);
       len[r] = r < rows ? this->row_len(first + r) : 0;  // -1: a long row, computed elsewhere
       shortest = len[r] < shortest ? (len[r] > 0 ? len[r] : 0) : shortest;
-      lowest = len[r] < lowest ? len[r] : lowest;
+      ordinary = ordinary && len[r] >= 0;
     }
+    constexpr bool gathers = ExecTraits<ExecSpace>::row_gathers;
     std::int32_t j = 0;
-    if constexpr (ExecTraits<ExecSpace>::row_gathers) {
-      for (; j < shortest; ++j) {  // every row of the slice has column j
-        const Col* cj = col + static_cast<std::int64_t>(j) * C;
-        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+    for (; j < shortest; ++j) {  // every row of the slice has column j
+      const Col* cj = col + static_cast<std::int64_t>(j) * C;
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#if PSPMV_HOST_ROW_GATHERS && defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd
+#else
+      PSPMV_UNROLL_ALL
 #endif
-        for (int r = 0; r < C; ++r) acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+      for (int r = 0; r < C; ++r) {
+        acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+        if constexpr (!gathers) scalar_sum(acc[r]);
       }
-      for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
-        const Col* cj = col + static_cast<std::int64_t>(j) * C;
-        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+    }
+    for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
+      const Col* cj = col + static_cast<std::int64_t>(j) * C;
+      const MValue* vj = val + static_cast<std::int64_t>(j) * C;
+#if PSPMV_HOST_ROW_GATHERS && defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd
+#else
+      PSPMV_UNROLL_ALL
 #endif
-        for (int r = 0; r < C; ++r) {
-          const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
-          acc[r] = j < len[r] ? t : acc[r];
-        }
-      }
-    } else {
-      for (; j < shortest; ++j) {
-        const Col* cj = col + static_cast<std::int64_t>(j) * C;
-        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-        for (int r = 0; r < C; ++r) {
-          acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
-          scalar_sum(acc[r]);
-        }
-      }
-      for (; j < width; ++j) {
-        const Col* cj = col + static_cast<std::int64_t>(j) * C;
-        const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-        for (int r = 0; r < C; ++r) {
-          const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
-          acc[r] = j < len[r] ? t : acc[r];
-          scalar_sum(acc[r]);
-        }
+      for (int r = 0; r < C; ++r) {
+        const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
+        acc[r] = j < len[r] ? t : acc[r];
+        if constexpr (!gathers) scalar_sum(acc[r]);
       }
     }
     // A full slice of ordinary rows in a plan without pieces, y in the caller's order (every
-    // slice but the last of most plans): C stores through the permutation, with no test per
-    // row. The loops run to the constant C, so that a fixed height keeps its sums in registers.
-    if (rows == C && lowest >= 0 && this->npos == this->nrows && !this->permuted_output) {
+    // slice but the last of most plans): C stores through the permutation, no test per row.
+    if (rows == C && ordinary && this->npos == this->nrows && !this->permuted_output) {
+      PSPMV_UNROLL_ALL
       for (int r = 0; r < C; ++r) store_y<BetaZero>(this->y, this->perm(first + r), this->alpha, acc[r], this->beta);
     } else {
+      PSPMV_UNROLL_ALL
       for (int r = 0; r < C; ++r)
         if (r < rows && len[r] >= 0) this->finish(first + r, acc[r]);
     }
