@@ -65,6 +65,14 @@ KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
 #define PSPMV_UNROLL_ALL
 #endif
 
+/// The pragma of SellSliceColumns' loop over a column's C rows: `omp simd` where the host takes
+/// vector gathers (PSPMV_HOST_ROW_GATHERS, with OpenMP, not through nvcc), else a complete unroll.
+#if PSPMV_HOST_ROW_GATHERS && defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define PSPMV_SLICE_ROWS _Pragma("omp simd")
+#else
+#define PSPMV_SLICE_ROWS PSPMV_UNROLL_ALL
+#endif
+
 /// Passes `sum` through an empty asm statement that the compiler must assume reads and changes
 /// it in a scalar SSE register: the sums so marked are not packed into one vector register.
 template <class T>
@@ -234,11 +242,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     for (; j < shortest; ++j) {  // every row of the slice has column j
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#if PSPMV_HOST_ROW_GATHERS && defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd
-#else
-      PSPMV_UNROLL_ALL
-#endif
+      PSPMV_SLICE_ROWS
       for (int r = 0; r < C; ++r) {
         acc[r] = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
         if constexpr (!gathers) scalar_sum(acc[r]);
@@ -247,11 +251,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     for (; j < width; ++j) {  // the padded tail: rows shorter than j + 1 keep their sums
       const Col* cj = col + static_cast<std::int64_t>(j) * C;
       const MValue* vj = val + static_cast<std::int64_t>(j) * C;
-#if PSPMV_HOST_ROW_GATHERS && defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd
-#else
-      PSPMV_UNROLL_ALL
-#endif
+      PSPMV_SLICE_ROWS
       for (int r = 0; r < C; ++r) {
         const Value t = mul_add(Value(vj[r]), x[cj[r]], acc[r]);
         acc[r] = j < len[r] ? t : acc[r];
