@@ -219,10 +219,10 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int long_row_warps = 4;
   /// Entries a GPU thread loads before it gathers x: 4 keeps more bytes in flight per lane.
   static constexpr int gather_unroll = 4;
-  /// A lane per row: no host-style vector gathers (the host's slice loop is not built here).
-  static constexpr bool row_gathers = false;
   /// The same for the warp-per-row long-row kernel.
   static constexpr int long_row_unroll = 4;
+  /// A lane per row: no host-style vector gathers (the host's slice loop is not built here).
+  static constexpr bool row_gathers = false;
   /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
   /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.

@@ -29,7 +29,6 @@
 #include "pspmv/detail/sell_kernels.hpp"  // gather_dot's column forms (PointerAt, OffsetColumns, DiagonalColumns)
 #include "pspmv/detail/storage.hpp"  // Workspace
 
-
 namespace pspmv {
 namespace detail {
 
