@@ -8,41 +8,18 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "pspmv/matrix/csr.hpp"
 
+/// XXH3-64 of `bytes` bytes at `data` with `seed` (src/fingerprint_hash.c: Debian's libxxhash,
+/// compiled into the library): at the memory's read rate where a hash of dependent multiplies
+/// was not (perf/results/h200.md, "The fingerprint's hash").
+extern "C" std::uint64_t pspmv_hash_piece(const void* data, std::size_t bytes, std::uint64_t seed);
+
 namespace pspmv {
 
 namespace detail {
-/// 64-bit hash of `bytes` bytes: FNV-style over 8-byte words, (h ^ w) * odd constant, in four
-/// independent lanes (word i of each whole 32-byte group goes to lane i % 4, the words and bytes
-/// after the last group to lane 0), so that every step is a bijection of its lane and any single
-/// changed word changes the result. One lane is a chain of dependent multiplies: on one core of
-/// the 2-core EPYC (a standalone loop over 268 MB, g++ 12 -O3 -march=x86-64-v4) four lanes hashed
-/// 3.6x the bytes per second of one; the Xeon host's fingerprint phase: perf/results/h200.md.
-inline std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t h) {
-  constexpr std::uint64_t k = 0x9E3779B97F4A7C15ull;
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  std::uint64_t lane[4] = {h, h ^ 0x632BE59BD9B4E019ull, h ^ 0x8CB92BA72F3D8DD7ull, h ^ 0xE7037ED1A0B428DBull};
-  std::size_t i = 0;
-  for (; i + 32 <= bytes; i += 32) {
-    std::uint64_t w[4];
-    std::memcpy(w, p + i, 32);
-    for (int l = 0; l < 4; ++l) lane[l] = (lane[l] ^ w[l]) * k;
-  }
-  for (; i + 8 <= bytes; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    lane[0] = (lane[0] ^ w) * k;
-  }
-  for (; i < bytes; ++i) lane[0] = (lane[0] ^ p[i]) * 0x100000001B3ull;
-  // In lane order, each step a bijection of its running value (the finalizer below).
-  std::uint64_t r = lane[0];
-  for (int l = 1; l < 4; ++l) r = ((r ^ (r >> 31)) * k) ^ lane[l];
-  return r;
-}
 /// splitmix64's finalizer: spreads every input bit over the result.
 inline std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -56,7 +33,7 @@ inline std::uint64_t mix64(std::uint64_t z) {
 constexpr std::size_t fingerprint_piece = std::size_t{1} << 20;
 /// The hash of piece b of an array (its bytes at b * fingerprint_piece, `len` of them).
 inline std::uint64_t hash_piece(const void* piece, std::size_t len, std::size_t b) {
-  return hash_bytes(piece, len, 0xCBF29CE484222325ull + b);
+  return pspmv_hash_piece(piece, len, 0xCBF29CE484222325ull + b);
 }
 /// An array's hash from its pieces' hashes, in order, after the hash `seed` of what came before.
 inline std::uint64_t combine_pieces(std::uint64_t seed, std::size_t bytes, const std::vector<std::uint64_t>& pieces) {
