@@ -13,8 +13,8 @@
 #include "pspmv/matrix/csr.hpp"
 
 /// XXH3-64 of `bytes` bytes at `data` with `seed` (src/fingerprint_hash.c: Debian's libxxhash,
-/// compiled into the library): at the memory's read rate where a hash of dependent multiplies
-/// was not (perf/results/h200.md, "The fingerprint's hash").
+/// compiled into the library). perf/probes/fingerprint_hash.cpp compares it with an FNV-style
+/// hash of four multiply chains and with a plain read (perf/results/cpu-2core-xeon.md).
 extern "C" std::uint64_t pspmv_hash_piece(const void* data, std::size_t bytes, std::uint64_t seed);
 
 namespace pspmv {
