@@ -1,6 +1,6 @@
 /* The hash of one piece of an array for the fingerprint (pspmv/matrix/fingerprint.hpp):
- * XXH3-64 of Debian's libxxhash-dev, compiled inline here, in C, so that a CUDA build's
- * compiler wrapper never parses xxhash.h and no xxhash library is linked or installed. */
+ * XXH3-64 of Debian's libxxhash-dev, compiled inline here, so that no installed header and no
+ * C++ source needs xxhash.h and no xxhash library is linked or installed. */
 #include <stddef.h>
 #include <stdint.h>
 
