@@ -1,0 +1,171 @@
+// pspmv's host CSR rows (CsrThreadPerRow: rows shorter than ExecTraits::simd_row_min in
+// detail::short_row_dot, groups of 4 entries and then the last 0-3 in straight code) against the
+// plain loop `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` (the form before
+// short_row_dot; rows of simd_row_min or more summed as the plan sums them), in one process, three
+// ways: the plan's multiply(), the plan's row sum (detail::simd_dot) called in a loop outside the
+// plan, and the plain loop in the same loop. "rows/plain" compares the two row forms alone;
+// "plan/plain" adds the plan's fixed cost per call (checks, the launch). Each input runs its
+// automatic plan's schedule where that is serial, else static_chunks, on the plan's threads; the
+// loops outside the plan run the same rows on the same threads (serial, or each of the plan's
+// threads its contiguous share inside a region of the whole team, as the plan's launch does).
+// The plan and its row sum must give y bit for bit alike; the plain loop gives the same y where
+// the compiler contracts its multiply-add (an instruction set with FMA): the last column says.
+// Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows
+//   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads \
+//     build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
+// MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;
+// the 12 of them with fewer than 16 entries a row on average are read. With `large`, tiles of
+// hep-th (x300) and bayer10 (x100) and random:2000000:8 follow (108-192 MB each). ROUNDS (default
+// 200; at most 15 for the large inputs) rounds after one untimed round; each round times the
+// three in turn, the first one rotating, each sample a batch of calls (about 200,000 entries'
+// worth, at least one call). Prints medians in microseconds and the ratios (below 1: faster than
+// the plain loop).
+#include <pspmv/analyze.hpp>
+#include <pspmv/io/generators.hpp>
+#include <pspmv/io/matrix_market.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Exec = Kokkos::OpenMP;
+using Csr = pspmv::HostCsr<double, std::int64_t>;
+constexpr int min_simd = pspmv::ExecTraits<Exec>::simd_row_min<double>();
+
+/// Rows [r0, r1) of y = A x as the plan sums them (detail::simd_dot), outside the plan.
+void library_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
+                  const double* x, double* y) {
+  for (std::int32_t i = r0; i < r1; ++i)
+    y[i] = pspmv::detail::simd_dot<min_simd, pspmv::ExecTraits<Exec>::row_gathers, double>(v, ci, x, rp[i], rp[i + 1]);
+}
+
+/// Rows [r0, r1) of y = A x as the plan's rows were summed before short_row_dot.
+void plain_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
+                const double* x, double* y) {
+  for (std::int32_t i = r0; i < r1; ++i) {
+    const std::int64_t b = rp[i], e = rp[i + 1];
+    double s = 0;
+    if (e - b < min_simd) {
+      for (std::int64_t k = b; k < e; ++k) s += v[k] * x[ci[k]];
+    } else {
+#pragma omp simd reduction(+ : s)
+      for (std::int64_t k = b; k < e; ++k) s += v[k] * x[ci[k]];
+    }
+    y[i] = s;
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Times the plan of A against plain_rows; 0 on success, 1 on a wrong result.
+int probe(const std::string& name, const Csr& A, int rounds) {
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::csr;
+  o.mapping = pspmv::Mapping::thread_per_row;
+  const auto automatic = pspmv::analyze<Exec>(A);
+  const bool serial = automatic.schedule() == pspmv::Schedule::serial;
+  o.schedule = serial ? pspmv::Schedule::serial : pspmv::Schedule::static_chunks;
+  const auto plan = pspmv::analyze<Exec>(A, o);
+  const int nt = serial ? 1 : std::max(1, plan.launch().threads > 0 ? plan.launch().threads : omp_get_max_threads());
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", A.ncols), y0("y0", A.nrows), y1("y1", A.nrows), y2("y2", A.nrows);
+  for (std::int32_t i = 0; i < A.ncols; ++i) x(i) = 1.0 + 0.25 * (i % 7);
+  const std::int64_t* rp = A.row_ptr.data();
+  const std::int32_t* ci = A.col_idx.data();
+  const double* v = A.values.data();
+  // f over the plan's rows on the plan's threads: serial, or each of the plan's threads its
+  // contiguous share inside a region of the whole team (as the plan's launch).
+  const auto rows = [&](auto f, double* y) {
+    if (serial) {
+      f(0, A.nrows, rp, ci, v, x.data(), y);
+      return;
+    }
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num(), n = std::min(nt, omp_get_num_threads());
+      if (t < n) {
+        const std::int64_t a = static_cast<std::int64_t>(A.nrows) * t / n;
+        const std::int64_t b = static_cast<std::int64_t>(A.nrows) * (t + 1) / n;
+        f(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b), rp, ci, v, x.data(), y);
+      }
+    }
+  };
+  const std::function<void()> run[3] = {[&] { plan.multiply(1.0, x, 0.0, y0); },
+                                        [&] { rows(library_rows, y2.data()); }, [&] { rows(plain_rows, y1.data()); }};
+  const int batch = static_cast<int>(std::max<std::int64_t>(1, 200000 / std::max<std::int64_t>(1, A.nnz())));
+  std::vector<double> t[3];
+  for (int round = 0; round <= rounds; ++round)
+    for (int q = 0; q < 3; ++q) {
+      const int k = (q + round) % 3;
+      run[k]();
+      Kokkos::fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int b = 0; b < batch; ++b) run[k]();
+      Kokkos::fence();
+      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / batch;
+      if (round > 0) t[k].push_back(dt);
+    }
+  double err = 0, scale = 0;
+  for (std::int32_t i = 0; i < A.nrows; ++i) {
+    if (!(y0(i) == y2(i) || (y0(i) != y0(i) && y2(i) != y2(i)))) {
+      std::printf("%-20s WRONG: row %d: plan %.17g, its rows outside the plan %.17g\n", name.c_str(), i, y0(i), y2(i));
+      return 1;
+    }
+    const double d = std::abs(y0(i) - y1(i));
+    err = d > err || d != d ? d : err;  // a NaN is kept
+    scale = std::max(scale, std::abs(y1(i)));
+  }
+  if (!(err <= 1e-13 * std::max(1.0, scale))) {
+    std::printf("%-20s WRONG: max difference %.3g between the plan's y and the plain form's\n", name.c_str(), err);
+    return 1;
+  }
+  const bool same = std::memcmp(y0.data(), y1.data(), sizeof(double) * static_cast<std::size_t>(A.nrows)) == 0;
+  const double us[3] = {median(t[0]) * 1e6, median(t[1]) * 1e6, median(t[2]) * 1e6};
+  std::printf("%-20s %10lld %6.2f %-7s %3d %10.2f %10.2f %10.2f %10.3f %10.3f %s\n", name.c_str(),
+              static_cast<long long>(A.nnz()), A.nrows > 0 ? static_cast<double>(A.nnz()) / A.nrows : 0.0,
+              serial ? "serial" : "static", nt, us[0], us[1], us[2], us[1] / us[2], us[0] / us[2], same ? "yes" : "no");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  const char* env = std::getenv("PSPMV_MATRICES");
+  const std::string dir = argc > 1 ? argv[1] : env ? env : "../shared/matrices";
+  const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 200;
+  const bool large = argc > 3 && std::string(argv[3]) == "large";
+  std::printf("%d threads, rows below %d entries in short_row_dot; medians in us\n", omp_get_max_threads(), min_simd);
+  std::printf("%-20s %10s %6s %-7s %3s %10s %10s %10s %10s %10s %s\n", "input", "nnz", "mean", "plan", "thr", "plan",
+              "its rows", "plain", "rows/plain", "plan/plain", "bitwise");
+  int bad = 0;
+  for (const char* m : {"karate", "west0067_jumbled", "494_bus", "Erdos971", "lp_e226", "jagmesh7", "bcspwr10",
+                        "cryg2500", "bcsstk21", "zenios", "adder_dcop_05", "watt_2"})
+    bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
+  if (large) {
+    const int r = std::min(rounds, 15);
+    bad |= probe("tile:hep-th:300",
+                 pspmv::generate_tiled<double, std::int64_t>(
+                     pspmv::read_matrix_market<double, std::int64_t>(dir + "/hep-th.mtx"), 300),
+                 r);
+    bad |= probe("tile:bayer10:100",
+                 pspmv::generate_tiled<double, std::int64_t>(
+                     pspmv::read_matrix_market<double, std::int64_t>(dir + "/bayer10.mtx"), 100),
+                 r);
+    bad |= probe("random:2000000:8", pspmv::generate_random<double, std::int64_t>(2000000, 2000000, 8.0), r);
+  }
+  return bad;
+}
