@@ -1,15 +1,18 @@
-// pspmv's host CSR rows (CsrThreadPerRow: rows shorter than ExecTraits::simd_row_min in
-// detail::short_row_dot, groups of 4 entries and then the last 0-3 in straight code) against the
-// plain loop `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` (the form before
-// short_row_dot; rows of simd_row_min or more summed as the plan sums them), in one process, three
-// ways: the plan's multiply(), the plan's row sum (detail::simd_dot) called in a loop outside the
-// plan, and the plain loop in the same loop. "rows/plain" compares the two row forms alone;
-// "plan/plain" adds the plan's fixed cost per call (checks, the launch). Each input runs its
-// automatic plan's schedule where that is serial, else static_chunks, on the plan's threads; the
-// loops outside the plan run the same rows on the same threads (serial, or each of the plan's
-// threads its contiguous share inside a region of the whole team, as the plan's launch does).
-// The plan and its row sum must give y bit for bit alike; the plain loop gives the same y where
-// the compiler contracts its multiply-add (an instruction set with FMA): the last column says.
+// A candidate form of pspmv's host CSR rows against the library's, in one process. The library
+// sums a row shorter than ExecTraits::simd_row_min with the plain loop `for (k = begin; k < end;
+// ++k) sum += values[k] * x[col_idx[k]]` (detail::simd_dot). The candidate ("grouped") sums it in
+// the same order with the same multiply-adds, in groups of 4 entries and then the row's last 0-3
+// entries in 3 steps of straight code (a step past the row's end computes the row's last entry
+// again and keeps the sum: a select, no jump), so that the loop's exit does not depend on each
+// row's length; rows of simd_row_min or more as the library sums them. Three ways: the plan's
+// multiply(), the library's row sum called in a loop outside the plan, and the grouped form in
+// the same loop. "grouped/rows" compares the two row forms alone; "plan/rows" is the plan's fixed
+// cost per call (checks, the launch) over its rows. Each input runs its automatic plan's schedule
+// where that is serial, else static_chunks, on the plan's threads; the loops outside the plan run
+// the same rows on the same threads (serial, or each of the plan's threads its contiguous share
+// inside a region of the whole team, as the plan's launch does). The plan and its row sum must
+// give y bit for bit alike; the grouped form gives the same y where the compiler contracts the
+// plain loop's multiply-add into the fused one the grouped form calls: the last column says.
 // Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads \
 //     build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
@@ -19,7 +22,7 @@
 // 200; at most 15 for the large inputs) rounds after one untimed round; each round times the
 // three in turn, the first one rotating, each sample a batch of calls (about 200,000 entries'
 // worth, at least one call). Prints medians in microseconds and the ratios (below 1: faster than
-// the plain loop).
+// the library's rows).
 #include <pspmv/analyze.hpp>
 #include <pspmv/io/generators.hpp>
 #include <pspmv/io/matrix_market.hpp>
@@ -50,17 +53,26 @@ void library_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, cons
     y[i] = pspmv::detail::simd_dot<min_simd, pspmv::ExecTraits<Exec>::row_gathers, double>(v, ci, x, rp[i], rp[i + 1]);
 }
 
-/// Rows [r0, r1) of y = A x as the plan's rows were summed before short_row_dot.
-void plain_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
-                const double* x, double* y) {
+/// Rows [r0, r1) of y = A x in the grouped form.
+void grouped_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
+                  const double* x, double* y) {
+  using pspmv::detail::mul_add;
   for (std::int32_t i = r0; i < r1; ++i) {
     const std::int64_t b = rp[i], e = rp[i + 1];
+    if (e - b >= min_simd) {
+      y[i] = pspmv::detail::simd_dot<min_simd, pspmv::ExecTraits<Exec>::row_gathers, double>(v, ci, x, b, e);
+      continue;
+    }
     double s = 0;
-    if (e - b < min_simd) {
-      for (std::int64_t k = b; k < e; ++k) s += v[k] * x[ci[k]];
-    } else {
-#pragma omp simd reduction(+ : s)
-      for (std::int64_t k = b; k < e; ++k) s += v[k] * x[ci[k]];
+    std::int64_t k = b;
+    for (; k + 4 <= e; k += 4)
+      for (int u = 0; u < 4; ++u) s = mul_add(v[k + u], x[ci[k + u]], s);
+    const std::int64_t last = e > 0 ? e - 1 : 0;  // the matrix has entries: index 0 exists
+    for (int u = 0; u < 3; ++u) {
+      const bool in = k + u < e;
+      const std::int64_t kk = in ? k + u : last;
+      const double t = mul_add(v[kk], x[ci[kk]], s);
+      s = in ? t : s;
     }
     y[i] = s;
   }
@@ -71,7 +83,7 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// Times the plan of A against plain_rows; 0 on success, 1 on a wrong result.
+/// Times the plan of A against the grouped form; 0 on success, 1 on a wrong result.
 int probe(const std::string& name, const Csr& A, int rounds) {
   pspmv::AnalyzeOptions o;
   o.format = pspmv::Format::csr;
@@ -104,7 +116,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
     }
   };
   const std::function<void()> run[3] = {[&] { plan.multiply(1.0, x, 0.0, y0); },
-                                        [&] { rows(library_rows, y2.data()); }, [&] { rows(plain_rows, y1.data()); }};
+                                        [&] { rows(library_rows, y2.data()); }, [&] { rows(grouped_rows, y1.data()); }};
   const int batch = static_cast<int>(std::max<std::int64_t>(1, 200000 / std::max<std::int64_t>(1, A.nnz())));
   std::vector<double> t[3];
   for (int round = 0; round <= rounds; ++round)
@@ -129,14 +141,14 @@ int probe(const std::string& name, const Csr& A, int rounds) {
     scale = std::max(scale, std::abs(y1(i)));
   }
   if (!(err <= 1e-13 * std::max(1.0, scale))) {
-    std::printf("%-20s WRONG: max difference %.3g between the plan's y and the plain form's\n", name.c_str(), err);
+    std::printf("%-20s WRONG: max difference %.3g between the plan's y and the grouped form's\n", name.c_str(), err);
     return 1;
   }
   const bool same = std::memcmp(y0.data(), y1.data(), sizeof(double) * static_cast<std::size_t>(A.nrows)) == 0;
   const double us[3] = {median(t[0]) * 1e6, median(t[1]) * 1e6, median(t[2]) * 1e6};
   std::printf("%-20s %10lld %6.2f %-7s %3d %10.2f %10.2f %10.2f %10.3f %10.3f %s\n", name.c_str(),
               static_cast<long long>(A.nnz()), A.nrows > 0 ? static_cast<double>(A.nnz()) / A.nrows : 0.0,
-              serial ? "serial" : "static", nt, us[0], us[1], us[2], us[1] / us[2], us[0] / us[2], same ? "yes" : "no");
+              serial ? "serial" : "static", nt, us[0], us[1], us[2], us[2] / us[1], us[0] / us[1], same ? "yes" : "no");
   return 0;
 }
 
@@ -148,9 +160,9 @@ int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : env ? env : "../shared/matrices";
   const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 200;
   const bool large = argc > 3 && std::string(argv[3]) == "large";
-  std::printf("%d threads, rows below %d entries in short_row_dot; medians in us\n", omp_get_max_threads(), min_simd);
+  std::printf("%d threads, rows below %d entries in the plain loop or grouped; medians in us\n", omp_get_max_threads(), min_simd);
   std::printf("%-20s %10s %6s %-7s %3s %10s %10s %10s %10s %10s %s\n", "input", "nnz", "mean", "plan", "thr", "plan",
-              "its rows", "plain", "rows/plain", "plan/plain", "bitwise");
+              "its rows", "grouped", "grouped/rows", "plan/rows", "bitwise");
   int bad = 0;
   for (const char* m : {"karate", "west0067_jumbled", "494_bus", "Erdos971", "lp_e226", "jagmesh7", "bcspwr10",
                         "cryg2500", "bcsstk21", "zenios", "adder_dcop_05", "watt_2"})

@@ -10,7 +10,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -18,20 +17,6 @@
 
 namespace pspmv {
 namespace detail {
-
-/// acc + v * x: one fused multiply-add where the instruction set has one (the form a compiler
-/// that contracts gives the other kernels' `sum += v * x`), else a multiply and an add. Written
-/// out so that every instantiation of the slice loop and of the short CSR row (short_row_dot) rounds
-/// alike: left to the compiler, a contraction depended on how it vectorized each instantiation
-/// (16-bit offsets against 32-bit columns gave y differing in the last bit in float).
-template <class T>
-KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || defined(__CUDA_ARCH__)
-  return std::fma(v, x, acc);
-#else
-  return acc + v * x;
-#endif
-}
 
 /// sum over k = first, first + stride, ... < end of values(k) * x(col_idx(k)), added in
 /// that order (the same rounding as a plain loop). With Unroll > 1 each step first loads
@@ -105,36 +90,8 @@ KOKKOS_INLINE_FUNCTION Value lanes_dot(const ValuesView& values, const ColView& 
   return sum;
 }
 
-/// sum over k in [begin, end) of values[k] * x[col_idx[k]] on a host thread, a multiply-add at a
-/// time in k's order (the rounding of the plain loop `sum += values[k] * x[col_idx[k]]` as a
-/// compiler contracts it): groups of 4 entries in a loop, then the row's last 0-3 entries in 3
-/// steps without a jump, a step past the row's end computing the row's last entry again and
-/// keeping the sum (a select). The plain loop leaves its entry loop after as many steps as the
-/// row has entries, a length that changes from row to row; here the loop runs a quarter as many
-/// times and the rest is straight code. On the 2-core Xeon, in one process, these rows took
-/// 0.60-0.98x the plain loop's time on the shared matrices of 3-12 entries a row (serial and
-/// 2 threads; perf/results/cpu-2core-xeon.md, "Short CSR rows"). Reads index end - 1 (or 0) of
-/// values and col_idx for an empty row: callers run it only on a matrix with entries (a plan
-/// without entries only scales y).
-template <class Value, class MValue, class Col>
-KOKKOS_FORCEINLINE_FUNCTION Value short_row_dot(const MValue* values, const Col* col_idx, const Value* x,
-                                               const std::int64_t begin, const std::int64_t end) {
-  Value sum = 0;
-  std::int64_t k = begin;
-  for (; k + 4 <= end; k += 4)
-    for (int u = 0; u < 4; ++u) sum = mul_add(Value(values[k + u]), x[col_idx[k + u]], sum);
-  const std::int64_t last = end > 0 ? end - 1 : 0;
-  for (int u = 0; u < 3; ++u) {
-    const bool in = k + u < end;
-    const std::int64_t e = in ? k + u : last;
-    const Value t = mul_add(Value(values[e]), x[col_idx[e]], sum);
-    sum = in ? t : sum;
-  }
-  return sum;
-}
-
 /// sum over k in [begin, end) of values(k) * x(col_idx(k)) on a host thread. A row of at least
-/// MinSimd entries is summed in parallel partial sums, a shorter one in order (short_row_dot). With
+/// MinSimd entries is summed in parallel partial sums, a shorter one by the plain loop. With
 /// Gathers, the partial sums are one OpenMP SIMD reduction (`omp simd reduction`), which the
 /// compiler turns into SIMD partial sums with vector gathers of x where the instruction set has
 /// them (AVX2, AVX-512, SVE), added up at the row's end; without, 4 scalar partial sums over the
@@ -154,8 +111,11 @@ KOKKOS_FORCEINLINE_FUNCTION Value short_row_dot(const MValue* values, const Col*
 template <int MinSimd, bool Gathers, class Value, class MValue, class Col>
 KOKKOS_FORCEINLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_idx, const Value* x,
                                        const std::int64_t begin, const std::int64_t end) {
-  if (end - begin < MinSimd) return short_row_dot<Value>(values, col_idx, x, begin, end);
   Value sum = 0;
+  if (end - begin < MinSimd) {
+    for (std::int64_t k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]];
+    return sum;
+  }
   if constexpr (!Gathers) {
     Value p0 = 0, p1 = 0, p2 = 0, p3 = 0;
     std::int64_t k = begin;
@@ -264,7 +224,7 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
       this->store(i, lanes_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
                                               this->row_ptr(i + 1)));
     } else if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
-      // A host thread: a long row as one OpenMP SIMD reduction, a short one in order (short_row_dot).
+      // A host thread: a long row as one OpenMP SIMD reduction, a short one as the plain loop.
       constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
       this->store(i, simd_dot<min_simd, ExecTraits<ExecSpace>::row_gathers, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
                                                this->row_ptr(i), this->row_ptr(i + 1)));

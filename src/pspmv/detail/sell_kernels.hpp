@@ -41,6 +41,20 @@ struct DiagonalColumns {
   }
 };
 
+/// acc + v * x: one fused multiply-add where the instruction set has one (the form a compiler
+/// that contracts gives the other kernels' `sum += v * x`), else a multiply and an add. Written
+/// out so that every instantiation of the slice loop rounds alike: left to the compiler, a
+/// contraction depended on how it vectorized each instantiation (16-bit offsets against 32-bit
+/// columns gave y differing in the last bit in float).
+template <class T>
+KOKKOS_INLINE_FUNCTION T mul_add(const T v, const T x, const T acc) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || defined(__CUDA_ARCH__)
+  return std::fma(v, x, acc);
+#else
+  return acc + v * x;
+#endif
+}
+
 /// Unrolls the loop that follows completely on a host compiler that takes GCC's pragma, so that
 /// the sums of a SELL slice (C of SellSliceColumns, C x K of MultiSellSlices) are named
 /// registers, not a stack array. Not under nvcc, whose front end does not take the pragma, so
