@@ -6,19 +6,22 @@
 // again and keeps the sum: a select, no jump), so that the loop's exit does not depend on each
 // row's length; rows of simd_row_min or more as the library sums them. Three ways: the plan's
 // multiply(), the library's row sum called in a loop outside the plan, and the grouped form in
-// the same loop. "grouped/rows" compares the two row forms alone; "plan/rows" is the plan's fixed
-// cost per call (checks, the launch) over its rows. Each input runs its automatic plan's schedule
-// where that is serial, else static_chunks, on the plan's threads; the loops outside the plan run
-// the same rows on the same threads (serial, or each of the plan's threads its contiguous share
-// inside a region of the whole team, as the plan's launch does). The plan and its row sum must
-// give y bit for bit alike; the grouped form gives the same y where the compiler contracts the
-// plain loop's multiply-add into the fused one the grouped form calls: the last column says.
+// the same loop. "grouped/rows" compares the two row forms alone; "plan/rows" the plan's multiply
+// with the same rows outside it (the plan's fixed cost per call, its checks and launch, and where
+// each loop was compiled). Each input runs a CSR thread_per_row plan with its automatic plan's
+// schedule where that is serial, else static_chunks, on the plan's threads; the loops outside the
+// plan run the same rows on the same threads (serial, or each of the plan's threads its contiguous
+// share inside a region of the whole team, as the plan's launch does). Before any timing each way
+// runs once and is checked against y in long double (within 1e-12 of the row's sum of |a x|); after
+// the timing the plan and its row sum must give y bit for bit alike. The grouped form gives the
+// same y where the compiler fuses the plain loop's multiply-add as the grouped form does: the last
+// column says.
 // Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads \
 //     build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;
 // the 12 of them with fewer than 16 entries a row on average are read. With `large`, tiles of
-// hep-th (x300) and bayer10 (x100) and random:2000000:8 follow (108-192 MB each). ROUNDS (default
+// hep-th (x300) and bayer10 (x100) and random:2000000:8 follow (9.5-16M entries). ROUNDS (default
 // 200; at most 15 for the large inputs) rounds after one untimed round; each round times the
 // three in turn, the first one rotating, each sample a batch of calls (about 200,000 entries'
 // worth, at least one call). Prints medians in microseconds and the ratios (below 1: faster than
@@ -117,6 +120,25 @@ int probe(const std::string& name, const Csr& A, int rounds) {
   };
   const std::function<void()> run[3] = {[&] { plan.multiply(1.0, x, 0.0, y0); },
                                         [&] { rows(library_rows, y2.data()); }, [&] { rows(grouped_rows, y1.data()); }};
+  // Each way once, checked against y in long double before anything is timed.
+  const char* way[3] = {"the plan", "its rows outside the plan", "the grouped form"};
+  const double* got[3] = {y0.data(), y2.data(), y1.data()};
+  for (int k = 0; k < 3; ++k) {
+    run[k]();
+    Kokkos::fence();
+    for (std::int32_t i = 0; i < A.nrows; ++i) {
+      long double sum = 0, mag = 0;
+      for (std::int64_t e = rp[i]; e < rp[i + 1]; ++e) {
+        sum += static_cast<long double>(v[e]) * x(ci[e]);
+        mag += std::abs(static_cast<long double>(v[e]) * x(ci[e]));
+      }
+      if (!(std::abs(got[k][i] - sum) <= 1e-12L * mag)) {
+        std::printf("%-20s WRONG: row %d: %s gives %.17g, the reference %.17Lg\n", name.c_str(), i, way[k], got[k][i],
+                    sum);
+        return 1;
+      }
+    }
+  }
   const int batch = static_cast<int>(std::max<std::int64_t>(1, 200000 / std::max<std::int64_t>(1, A.nnz())));
   std::vector<double> t[3];
   for (int round = 0; round <= rounds; ++round)
