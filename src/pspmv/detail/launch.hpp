@@ -108,24 +108,37 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
   const std::string& label = Unroll == Traits::gather_unroll ? labels.kernel : unrolled;
   const int chunk = static_cast<int>(p.chunk_size);
   const KernelView<std::int64_t*, typename ExecSpace::memory_space> cursors = call.workspace->cursors;
+  // A range launch's functor is made by each thread of a host launch (launch_range_made) from
+  // the plan's storage, through a pointer (lines written once, at analyze time), and from the
+  // call's vectors and scalars, which the maker holds by value.
+  const Storage<ExecSpace, MValue, Offset>* const s = &st;
+  const auto x = call.x;
+  const auto y = call.y;
+  const Value alpha = call.alpha, beta = call.beta;
   if (c.format == Format::csr) {
-    auto fill = [&](auto& f) {
-      f.row_ptr = st.csr.row_ptr;
-      f.col_idx = st.csr.col_idx;
-      f.values = st.csr.values;
-      f.x = call.x;
-      f.y = call.y;
-      f.partition = st.partition;
-      f.alpha = call.alpha;
-      f.beta = call.beta;
+    const auto fill = [](auto& f, const auto* s, const auto& x, const auto& y, const Value alpha, const Value beta) {
+      f.row_ptr = s->csr.row_ptr;
+      f.col_idx = s->csr.col_idx;
+      f.values = s->csr.values;
+      f.x = x;
+      f.y = y;
+      f.partition = s->partition;
+      f.alpha = alpha;
+      f.beta = beta;
     };
     if (c.mapping == Mapping::thread_per_row) {
-      CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue> f;
-      fill(f);
-      launch_range(space, label, c.schedule, nrows, p.num_blocks, chunk, f, cursors, p.threads);
+      using F = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue>;
+      launch_range_made(
+          space, label, c.schedule, nrows, p.num_blocks, chunk,
+          [s, x, y, alpha, beta, fill] {
+            F f;
+            fill(f, s, x, y, alpha, beta);
+            return f;
+          },
+          cursors, p.threads);
     } else {
       CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue> f;
-      fill(f);
+      fill(f, s, x, y, alpha, beta);
       f.nrows = nrows;
       f.rows_per_team = p.rows_per_team;
       f.vector_length = p.vector_length;
@@ -134,23 +147,27 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
     return;
   }
   const auto& S = st.sell;
-  auto fill = [&](auto& f) {
+  const Workspace<ExecSpace, Value>* const w = call.workspace;
+  const bool permuted = c.keep_permuted;
+  const auto fill = [](auto& f, const auto* s, const auto& x, const auto& y, const Value alpha, const Value beta,
+                       const auto* w, const std::int32_t nrows, const bool permuted) {
+    const auto& S = s->sell;
     f.slice_ptr = S.slice_ptr;
     f.row_len = S.row_len;
     f.perm = S.perm;
     f.col_idx = S.col_idx;
     f.values = S.values;
-    f.x = call.x;
-    f.y = call.y;
-    f.partition = st.partition;
-    f.alpha = call.alpha;
-    f.beta = call.beta;
-    f.partial = call.workspace->partial;
+    f.x = x;
+    f.y = y;
+    f.partition = s->partition;
+    f.alpha = alpha;
+    f.beta = beta;
+    f.partial = w->partial;
     f.nrows = nrows;
     f.npos = S.npos;
     f.nslices = static_cast<std::int32_t>(S.nslices());
-    f.log2_c = st.log2_c;
-    f.permuted_output = c.keep_permuted;
+    f.log2_c = s->log2_c;
+    f.permuted_output = permuted;
     f.compressed = S.compressed;
     f.col_base = S.col_base;
     f.off_ptr = S.off_ptr;
@@ -158,10 +175,17 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
   };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
     if constexpr (Traits::sell_slice_columns) {  // choose() sets slice_columns only where it compiles
-      auto run = [&](auto f) {
-        fill(f);
-        f.slice_width = S.slice_width;
-        launch_range(space, label, c.schedule, S.nslices(), p.num_blocks, chunk, f, cursors, p.threads);
+      auto run = [&](auto kind) {
+        using F = decltype(kind);
+        launch_range_made(
+            space, label, c.schedule, S.nslices(), p.num_blocks, chunk,
+            [s, x, y, alpha, beta, w, nrows, permuted, fill] {
+              F f;
+              fill(f, s, x, y, alpha, beta, w, nrows, permuted);
+              f.slice_width = s->sell.slice_width;
+              return f;
+            },
+            cursors, p.threads);
       };
       if (S.compressed)
         run(SellSliceColumns<ExecSpace, Value, BetaZero, true, MValue>{});
@@ -169,12 +193,18 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
         run(SellSliceColumns<ExecSpace, Value, BetaZero, false, MValue>{});
     }
   } else if (c.mapping == Mapping::thread_per_row) {
-    SellRowPerThread<ExecSpace, Value, Unroll, BetaZero, MValue> f;
-    fill(f);
-    launch_range(space, label, c.schedule, S.npos, p.num_blocks, chunk, f, cursors, p.threads);
+    using F = SellRowPerThread<ExecSpace, Value, Unroll, BetaZero, MValue>;
+    launch_range_made(
+        space, label, c.schedule, S.npos, p.num_blocks, chunk,
+        [s, x, y, alpha, beta, w, nrows, permuted, fill] {
+          F f;
+          fill(f, s, x, y, alpha, beta, w, nrows, permuted);
+          return f;
+        },
+        cursors, p.threads);
   } else {
     SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero, MValue> f;
-    fill(f);
+    fill(f, s, x, y, alpha, beta, w, nrows, permuted);
     f.slices_per_team = p.slices_per_team;
     launch_teams(space, label, c.schedule, p, f, cursors);
   }

@@ -234,15 +234,22 @@ inline constexpr bool direct_openmp =
 /// makes the OpenMP runtime rebuild its team (libgomp, with or without binding; docs/selection.md). Kokkos
 /// Tools sees the region as a parallel_for under the kernel's label. Called inside a parallel
 /// region (nested parallelism off), the region has one thread and runs every item, as Kokkos
-/// would.
+/// would. An instance of one thread opens no region: the calling thread runs body(0, 1) itself
+/// (libgomp allocates and frees a team for each region of one thread; on the 2-core Xeon, one
+/// thread, an empty region cost 0.2 us, as much as the serial rows of karate,
+/// `perf/probes/launch_cost.cpp`).
 template <class Body>
 void openmp_range(const std::string& label, int threads, const Body& body) {
 #if defined(_OPENMP)
   std::uint64_t id = 0;
   const bool tools = Kokkos::Tools::profileLibraryLoaded();
   if (tools) Kokkos::Tools::beginParallelFor(label, 0, &id);
+  if (threads <= 1) {
+    body(0, 1);
+  } else {
 #pragma omp parallel num_threads(threads)
-  body(omp_get_thread_num(), omp_get_num_threads());
+    body(omp_get_thread_num(), omp_get_num_threads());
+  }
   if (tools) Kokkos::Tools::endParallelFor(id);
 #else
   (void)label, (void)threads, (void)body;
@@ -257,16 +264,25 @@ inline void share_of(std::int64_t n, int t, int nt, std::int64_t& begin, std::in
 
 /// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
 /// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
-/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `label` is the
+/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `make()` returns the
+/// functor. `label` is the
 /// Kokkos Tools name fixed at analyze time (no string is built per call). `words` holds the
 /// plan's chunk-queue words (run-time schedules only: min(concurrency, max_chunk_queues) x
 /// chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so chunks do too.
 /// `threads` (a host plan's LaunchParams::threads; 0: the instance's concurrency) bound the
 /// threads of an OpenMP launch, which is opened directly (direct_openmp): static_chunks gives
 /// each thread one contiguous share of the rows (as `omp for schedule(static)`).
-template <class ExecSpace, class Functor, class Counter>
-void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
-                  std::int64_t blocks, int chunk, const Functor& f, const Counter& words, int threads = 0) {
+///
+/// Under static_chunks and nnz_balanced each thread of an OpenMP launch calls make() itself, so
+/// that the functor it runs is built from what the caller holds: the plan's arrays, written once
+/// at analyze time, and the few words of the call that `make` holds by value. A functor filled by
+/// the calling thread just before the region was 3-5 cache lines that every other thread then
+/// read out of the calling core's cache, lines written anew on each call (a plan's matrix views,
+/// 24 bytes each); `perf/probes/launch_cost.cpp` measures the difference.
+template <class ExecSpace, class Make, class Counter>
+void launch_range_made(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
+                       std::int64_t blocks, int chunk, const Make& make, const Counter& words, int threads = 0) {
+  using Functor = decltype(make());
   if constexpr (direct_openmp<ExecSpace>) {
     const int team = static_cast<int>(std::max<std::int64_t>(1, space.concurrency()));
     const int nt = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads > 0 ? threads : team, team)));
@@ -276,35 +292,38 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
       return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(want, n)));
     };
     switch (schedule) {
-      case Schedule::static_chunks:
-        openmp_range(label, team,
-                     [&](const int t, const int n) {
-                       const int a = active(std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1)), n);
-                       if (t >= a) return;
-                       const Functor fn = f;
-                       std::int64_t begin = 0, end = 0;
-                       share_of(rows, t, a, begin, end);
-                       for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i)
-                         fn(RowsTag(), i);
-                     });
+      case Schedule::static_chunks: {
+        // Captured by value: a thread reads the region's few words, then the plan's own lines.
+        const std::int64_t want = std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1));
+        openmp_range(label, team, [make, rows, want, active](const int t, const int n) {
+          const int a = active(want, n);
+          if (t >= a) return;
+          const Functor fn = make();
+          std::int64_t begin = 0, end = 0;
+          share_of(rows, t, a, begin, end);
+          for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i)
+            fn(RowsTag(), i);
+        });
         return;
-      case Schedule::nnz_balanced:
-        openmp_range(label, team,
-                     [&](const int t, const int n) {
-                       const int a = active(std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1)), n);
-                       if (t >= a) return;
-                       const Functor fn = f;
-                       std::int64_t begin = 0, end = 0;
-                       share_of(blocks, t, a, begin, end);
-                       for (std::int32_t b = static_cast<std::int32_t>(begin); b < static_cast<std::int32_t>(end); ++b)
-                         fn(BlocksTag(), b);
-                     });
+      }
+      case Schedule::nnz_balanced: {
+        const std::int64_t want = std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1));
+        openmp_range(label, team, [make, blocks, want, active](const int t, const int n) {
+          const int a = active(want, n);
+          if (t >= a) return;
+          const Functor fn = make();
+          std::int64_t begin = 0, end = 0;
+          share_of(blocks, t, a, begin, end);
+          for (std::int32_t b = static_cast<std::int32_t>(begin); b < static_cast<std::int32_t>(end); ++b)
+            fn(BlocksTag(), b);
+        });
         return;
+      }
       case Schedule::dynamic_chunks:
       case Schedule::work_stealing: {
         const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
         const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(nchunks, nt));
-        const QueuedRows<Functor, Counter> q{f, make_queues(space, schedule, words, nchunks, workers), rows, c};
+        const QueuedRows<Functor, Counter> q{make(), make_queues(space, schedule, words, nchunks, workers), rows, c};
         // Every worker drains every queue (its own, then the others'), so a region granted
         // fewer threads than asked still runs every chunk.
         openmp_range(label, team, [&](const int t, const int) {
@@ -313,7 +332,7 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
         return;
       }
       case Schedule::serial:
-        run_serial<ExecSpace>(label, rows, f);
+        run_serial<ExecSpace>(label, rows, make());
         return;
     }
   }
@@ -321,7 +340,7 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
     case Schedule::static_chunks: {
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, RowsTag> policy(space, 0, rows);
       policy.set_chunk_size(chunk);
-      Kokkos::parallel_for(label, policy, f);
+      Kokkos::parallel_for(label, policy, make());
       break;
     }
     case Schedule::dynamic_chunks:
@@ -331,19 +350,26 @@ void launch_range(const ExecSpace& space, const std::string& label, Schedule sch
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>> policy(space, 0, workers);
       policy.set_chunk_size(1);
       Kokkos::parallel_for(label, policy,
-                           QueuedRows<Functor, Counter>{f, make_queues(space, schedule, words, nchunks, workers), rows, c});
+                           QueuedRows<Functor, Counter>{make(), make_queues(space, schedule, words, nchunks, workers), rows, c});
       break;
     }
     case Schedule::nnz_balanced: {
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, BlocksTag> policy(space, 0, blocks);
       policy.set_chunk_size(1);
-      Kokkos::parallel_for(label, policy, f);
+      Kokkos::parallel_for(label, policy, make());
       break;
     }
     case Schedule::serial:
-      run_serial<ExecSpace>(label, rows, f);
+      run_serial<ExecSpace>(label, rows, make());
       break;
   }
+}
+
+/// launch_range_made() of a functor the caller has filled.
+template <class ExecSpace, class Functor, class Counter>
+void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
+                  std::int64_t blocks, int chunk, const Functor& f, const Counter& words, int threads = 0) {
+  launch_range_made(space, label, schedule, rows, blocks, chunk, [&f] { return f; }, words, threads);
 }
 
 /// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams; the
