@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/detail/schedules.hpp"
@@ -88,6 +90,77 @@ void check_teams_outside_region(const PlanChoice& c) {
 #endif
 }
 
+/// Whether a SELL functor walks whole slices (holds slice_width).
+template <class F, class = void>
+struct has_slice_width : std::false_type {};
+template <class F>
+struct has_slice_width<F, std::void_t<decltype(std::declval<F&>().slice_width)>> : std::true_type {};
+
+/// What a kernel's functor is filled from: the plan's storage, through a pointer (arrays that
+/// analyze() wrote once), and the call's vectors, scalars and workspace, the plan's row count and
+/// keep_permuted, by value. A host range launch gives a copy to each of its threads
+/// (launch_range_from), which fills its own functor from it.
+template <class ExecSpace, class Value, class Offset, class MValue>
+struct CallWords {
+  const Storage<ExecSpace, MValue, Offset>* storage;
+  Call<ExecSpace, Value> call;
+  std::int32_t nrows;
+  bool keep_permuted;
+
+  /// A CSR kernel's arrays, vectors and scalars.
+  template <class F>
+  void fill_csr(F& f) const {
+    f.row_ptr = storage->csr.row_ptr;
+    f.col_idx = storage->csr.col_idx;
+    f.values = storage->csr.values;
+    f.x = call.x;
+    f.y = call.y;
+    f.partition = storage->partition;
+    f.alpha = call.alpha;
+    f.beta = call.beta;
+  }
+  /// A SELL kernel's arrays, vectors, scalars and shape (SellSliceColumns' slice widths too).
+  template <class F>
+  void fill_sell(F& f) const {
+    const auto& S = storage->sell;
+    f.slice_ptr = S.slice_ptr;
+    f.row_len = S.row_len;
+    f.perm = S.perm;
+    f.col_idx = S.col_idx;
+    f.values = S.values;
+    f.x = call.x;
+    f.y = call.y;
+    f.partition = storage->partition;
+    f.alpha = call.alpha;
+    f.beta = call.beta;
+    f.partial = call.workspace->partial;
+    f.nrows = nrows;
+    f.npos = S.npos;
+    f.nslices = static_cast<std::int32_t>(S.nslices());
+    f.log2_c = storage->log2_c;
+    f.permuted_output = keep_permuted;
+    f.compressed = S.compressed;
+    f.col_base = S.col_base;
+    f.off_ptr = S.off_ptr;
+    f.col_off = S.col_off;
+    if constexpr (has_slice_width<F>::value) f.slice_width = S.slice_width;
+  }
+};
+
+/// A range functor of type F filled from its CallWords (a SELL kernel's with Sell).
+template <class F, class Words, bool Sell>
+struct Maker {
+  Words words;
+  F operator()() const {
+    F f;
+    if constexpr (Sell)
+      words.fill_sell(f);
+    else
+      words.fill_csr(f);
+    return f;
+  }
+};
+
 /// y = alpha A x + beta y with the plan's kernel (`empty`: alpha == 0 or no entries, y = beta y), Unroll / LongUnroll gathers in flight per
 /// thread (ExecTraits::gather_unroll, long_row_unroll), BetaZero decided by the caller.
 /// A non-default unroll factor is named in the kernel's label ("::U=<factor>").
@@ -108,37 +181,15 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
   const std::string& label = Unroll == Traits::gather_unroll ? labels.kernel : unrolled;
   const int chunk = static_cast<int>(p.chunk_size);
   const KernelView<std::int64_t*, typename ExecSpace::memory_space> cursors = call.workspace->cursors;
-  // A range launch's functor is made by each thread of a host launch (launch_range_made) from
-  // the plan's storage, through a pointer (lines written once, at analyze time), and from the
-  // call's vectors and scalars, which the maker holds by value.
-  const Storage<ExecSpace, MValue, Offset>* const s = &st;
-  const auto x = call.x;
-  const auto y = call.y;
-  const Value alpha = call.alpha, beta = call.beta;
+  const CallWords<ExecSpace, Value, Offset, MValue> words{&st, call, nrows, c.keep_permuted};
   if (c.format == Format::csr) {
-    const auto fill = [](auto& f, const auto* s, const auto& x, const auto& y, const Value alpha, const Value beta) {
-      f.row_ptr = s->csr.row_ptr;
-      f.col_idx = s->csr.col_idx;
-      f.values = s->csr.values;
-      f.x = x;
-      f.y = y;
-      f.partition = s->partition;
-      f.alpha = alpha;
-      f.beta = beta;
-    };
     if (c.mapping == Mapping::thread_per_row) {
       using F = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue>;
-      launch_range_made(
-          space, label, c.schedule, nrows, p.num_blocks, chunk,
-          [s, x, y, alpha, beta, fill] {
-            F f;
-            fill(f, s, x, y, alpha, beta);
-            return f;
-          },
-          cursors, p.threads);
+      launch_range_from(space, label, c.schedule, nrows, p.num_blocks, chunk, Maker<F, decltype(words), false>{words},
+                        cursors, p.threads);
     } else {
       CsrTeamPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue> f;
-      fill(f, s, x, y, alpha, beta);
+      words.fill_csr(f);
       f.nrows = nrows;
       f.rows_per_team = p.rows_per_team;
       f.vector_length = p.vector_length;
@@ -147,64 +198,24 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
     return;
   }
   const auto& S = st.sell;
-  const Workspace<ExecSpace, Value>* const w = call.workspace;
-  const bool permuted = c.keep_permuted;
-  const auto fill = [](auto& f, const auto* s, const auto& x, const auto& y, const Value alpha, const Value beta,
-                       const auto* w, const std::int32_t nrows, const bool permuted) {
-    const auto& S = s->sell;
-    f.slice_ptr = S.slice_ptr;
-    f.row_len = S.row_len;
-    f.perm = S.perm;
-    f.col_idx = S.col_idx;
-    f.values = S.values;
-    f.x = x;
-    f.y = y;
-    f.partition = s->partition;
-    f.alpha = alpha;
-    f.beta = beta;
-    f.partial = w->partial;
-    f.nrows = nrows;
-    f.npos = S.npos;
-    f.nslices = static_cast<std::int32_t>(S.nslices());
-    f.log2_c = s->log2_c;
-    f.permuted_output = permuted;
-    f.compressed = S.compressed;
-    f.col_base = S.col_base;
-    f.off_ptr = S.off_ptr;
-    f.col_off = S.col_off;
-  };
   if (c.mapping == Mapping::thread_per_row && p.slice_columns) {
     if constexpr (Traits::sell_slice_columns) {  // choose() sets slice_columns only where it compiles
-      auto run = [&](auto kind) {
-        using F = decltype(kind);
-        launch_range_made(
-            space, label, c.schedule, S.nslices(), p.num_blocks, chunk,
-            [s, x, y, alpha, beta, w, nrows, permuted, fill] {
-              F f;
-              fill(f, s, x, y, alpha, beta, w, nrows, permuted);
-              f.slice_width = s->sell.slice_width;
-              return f;
-            },
-            cursors, p.threads);
-      };
+      using Compressed = SellSliceColumns<ExecSpace, Value, BetaZero, true, MValue>;
+      using Plain = SellSliceColumns<ExecSpace, Value, BetaZero, false, MValue>;
       if (S.compressed)
-        run(SellSliceColumns<ExecSpace, Value, BetaZero, true, MValue>{});
+        launch_range_from(space, label, c.schedule, S.nslices(), p.num_blocks, chunk,
+                          Maker<Compressed, decltype(words), true>{words}, cursors, p.threads);
       else
-        run(SellSliceColumns<ExecSpace, Value, BetaZero, false, MValue>{});
+        launch_range_from(space, label, c.schedule, S.nslices(), p.num_blocks, chunk,
+                          Maker<Plain, decltype(words), true>{words}, cursors, p.threads);
     }
   } else if (c.mapping == Mapping::thread_per_row) {
     using F = SellRowPerThread<ExecSpace, Value, Unroll, BetaZero, MValue>;
-    launch_range_made(
-        space, label, c.schedule, S.npos, p.num_blocks, chunk,
-        [s, x, y, alpha, beta, w, nrows, permuted, fill] {
-          F f;
-          fill(f, s, x, y, alpha, beta, w, nrows, permuted);
-          return f;
-        },
-        cursors, p.threads);
+    launch_range_from(space, label, c.schedule, S.npos, p.num_blocks, chunk, Maker<F, decltype(words), true>{words},
+                      cursors, p.threads);
   } else {
     SellSlicePerTeam<ExecSpace, Value, Unroll, BetaZero, MValue> f;
-    fill(f, s, x, y, alpha, beta, w, nrows, permuted);
+    words.fill_sell(f);
     f.slices_per_team = p.slices_per_team;
     launch_teams(space, label, c.schedule, p, f, cursors);
   }

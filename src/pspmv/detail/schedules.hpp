@@ -236,8 +236,10 @@ inline constexpr bool direct_openmp =
 /// region (nested parallelism off), the region has one thread and runs every item, as Kokkos
 /// would. An instance of one thread opens no region: the calling thread runs body(0, 1) itself
 /// (libgomp allocates and frees a team for each region of one thread; on the 2-core Xeon, one
-/// thread, an empty region cost 0.2 us, as much as the serial rows of karate,
-/// `perf/probes/launch_cost.cpp`).
+/// thread, an empty region took 0.2 us, twice karate's rows: perf/results/cpu-2core-xeon.md).
+/// So `body` must not depend on what a region of one would change (omp_get_level(),
+/// Kokkos::OpenMP::in_parallel()) nor throw (an exception now leaves without endParallelFor
+/// where a region would terminate); pspmv's range functors do neither.
 template <class Body>
 void openmp_range(const std::string& label, int threads, const Body& body) {
 #if defined(_OPENMP)
@@ -262,63 +264,50 @@ inline void share_of(std::int64_t n, int t, int nt, std::int64_t& begin, std::in
   end = n * (t + 1) / nt;
 }
 
-/// Launches a range functor under the schedule: RowsTag over `rows` work items in chunks
-/// of `chunk` (static, or off the chunk queues of dynamic_chunks and work_stealing with one
-/// worker per thread), or BlocksTag over the `blocks` of the nnz partition. `make()` returns the
-/// functor. `label` is the
-/// Kokkos Tools name fixed at analyze time (no string is built per call). `words` holds the
-/// plan's chunk-queue words (run-time schedules only: min(concurrency, max_chunk_queues) x
-/// chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so chunks do too.
-/// `threads` (a host plan's LaunchParams::threads; 0: the instance's concurrency) bound the
-/// threads of an OpenMP launch, which is opened directly (direct_openmp): static_chunks gives
-/// each thread one contiguous share of the rows (as `omp for schedule(static)`).
+/// Launches a range functor, the one `make()` returns, under the schedule: RowsTag over `rows`
+/// work items in chunks of `chunk` (static, or off the chunk queues of dynamic_chunks and
+/// work_stealing with one worker per thread), or BlocksTag over the `blocks` of the nnz
+/// partition. `label` is the Kokkos Tools name fixed at analyze time (no string is built per
+/// call). `words` holds the plan's chunk-queue words (run-time schedules only: min(concurrency,
+/// max_chunk_queues) x chunk_queue_stride entries). Rows fit in 32 bits (a plan's nrows), so
+/// chunks do too. `threads` (a host plan's LaunchParams::threads; 0: the instance's concurrency)
+/// bound the threads of an OpenMP launch, which is opened directly (direct_openmp):
+/// static_chunks gives each thread one contiguous share of the rows (as `omp for
+/// schedule(static)`), nnz_balanced one of the blocks.
 ///
-/// Under static_chunks and nnz_balanced each thread of an OpenMP launch calls make() itself, so
-/// that the functor it runs is built from what the caller holds: the plan's arrays, written once
-/// at analyze time, and the few words of the call that `make` holds by value. A functor filled by
-/// the calling thread just before the region was 3-5 cache lines that every other thread then
-/// read out of the calling core's cache, lines written anew on each call (a plan's matrix views,
-/// 24 bytes each); `perf/probes/launch_cost.cpp` measures the difference.
+/// Under those two schedules each thread of an OpenMP launch calls its own copy of `make`, which
+/// the region's closure holds by value: the functor it runs is filled from what `make` holds (for
+/// a plan's multiply, detail::CallWords: a pointer to the plan's arrays and the call's vectors and
+/// scalars), so what the calling thread writes for the other threads on each call is that
+/// closure (two cache lines) rather than the functor (3-6 lines: 24 bytes a view).
+/// `perf/probes/launch_cost.cpp` compares the two.
 template <class ExecSpace, class Make, class Counter>
-void launch_range_made(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
+void launch_range_from(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
                        std::int64_t blocks, int chunk, const Make& make, const Counter& words, int threads = 0) {
   using Functor = decltype(make());
   if constexpr (direct_openmp<ExecSpace>) {
     const int team = static_cast<int>(std::max<std::int64_t>(1, space.concurrency()));
     const int nt = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads > 0 ? threads : team, team)));
-    // The threads that run items: at most `want` of the region's `n` (the region may hold fewer
-    // than asked); the others leave at once.
-    const auto active = [](const std::int64_t want, const int n) {
-      return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(want, n)));
+    // Each of at most `want` of the region's `n` threads (the region may hold fewer than asked)
+    // runs its contiguous share of `count` items of Tag; the others leave at once.
+    const auto shares = [&](const std::int64_t count, const auto tag) {
+      const std::int64_t want = std::min<std::int64_t>(nt, std::max<std::int64_t>(count, 1));
+      openmp_range(label, team, [make, count, want, tag](const int t, const int n) {
+        const int a = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(want, n)));
+        if (t >= a) return;
+        const Functor fn = make();
+        std::int64_t begin = 0, end = 0;
+        share_of(count, t, a, begin, end);
+        for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i) fn(tag, i);
+      });
     };
     switch (schedule) {
-      case Schedule::static_chunks: {
-        // Captured by value: a thread reads the region's few words, then the plan's own lines.
-        const std::int64_t want = std::min<std::int64_t>(nt, std::max<std::int64_t>(rows, 1));
-        openmp_range(label, team, [make, rows, want, active](const int t, const int n) {
-          const int a = active(want, n);
-          if (t >= a) return;
-          const Functor fn = make();
-          std::int64_t begin = 0, end = 0;
-          share_of(rows, t, a, begin, end);
-          for (std::int32_t i = static_cast<std::int32_t>(begin); i < static_cast<std::int32_t>(end); ++i)
-            fn(RowsTag(), i);
-        });
+      case Schedule::static_chunks:
+        shares(rows, RowsTag());
         return;
-      }
-      case Schedule::nnz_balanced: {
-        const std::int64_t want = std::min<std::int64_t>(nt, std::max<std::int64_t>(blocks, 1));
-        openmp_range(label, team, [make, blocks, want, active](const int t, const int n) {
-          const int a = active(want, n);
-          if (t >= a) return;
-          const Functor fn = make();
-          std::int64_t begin = 0, end = 0;
-          share_of(blocks, t, a, begin, end);
-          for (std::int32_t b = static_cast<std::int32_t>(begin); b < static_cast<std::int32_t>(end); ++b)
-            fn(BlocksTag(), b);
-        });
+      case Schedule::nnz_balanced:
+        shares(blocks, BlocksTag());
         return;
-      }
       case Schedule::dynamic_chunks:
       case Schedule::work_stealing: {
         const std::int64_t c = chunk > 0 ? chunk : 1, nchunks = (rows + c - 1) / c;
@@ -365,11 +354,11 @@ void launch_range_made(const ExecSpace& space, const std::string& label, Schedul
   }
 }
 
-/// launch_range_made() of a functor the caller has filled.
+/// launch_range_from() of a functor the caller has filled (each thread copies it).
 template <class ExecSpace, class Functor, class Counter>
 void launch_range(const ExecSpace& space, const std::string& label, Schedule schedule, std::int64_t rows,
                   std::int64_t blocks, int chunk, const Functor& f, const Counter& words, int threads = 0) {
-  launch_range_made(space, label, schedule, rows, blocks, chunk, [&f] { return f; }, words, threads);
+  launch_range_from(space, label, schedule, rows, blocks, chunk, [&f] { return f; }, words, threads);
 }
 
 /// Launches a team functor (RowsTag, or BlocksTag for nnz_balanced) over `league` teams; the
