@@ -32,6 +32,8 @@
 
 #include <omp.h>
 
+#include "library_rows.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -45,16 +47,11 @@
 
 namespace {
 
-using Exec = Kokkos::OpenMP;
-using Csr = pspmv::HostCsr<double, std::int64_t>;
-constexpr int min_simd = pspmv::ExecTraits<Exec>::simd_row_min<double>();
-
-/// Rows [r0, r1) of y = A x as the plan sums them (detail::simd_dot), outside the plan.
-void library_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
-                  const double* x, double* y) {
-  for (std::int32_t i = r0; i < r1; ++i)
-    y[i] = pspmv::detail::simd_dot<min_simd, pspmv::ExecTraits<Exec>::row_gathers, double>(v, ci, x, rp[i], rp[i + 1]);
-}
+using probes::Csr;
+using probes::Exec;
+using probes::library_rows;
+using probes::median;
+using probes::min_simd;
 
 /// Rows [r0, r1) of y = A x in the grouped form.
 void grouped_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
@@ -79,11 +76,6 @@ void grouped_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, cons
     }
     y[i] = s;
   }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 /// Times the plan of A against the grouped form; 0 on success, 1 on a wrong result.

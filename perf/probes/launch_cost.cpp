@@ -28,6 +28,8 @@
 
 #include <omp.h>
 
+#include "library_rows.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -40,20 +42,11 @@
 
 namespace {
 
-using Exec = Kokkos::OpenMP;
-using Csr = pspmv::HostCsr<double, std::int64_t>;
-constexpr int min_simd = pspmv::ExecTraits<Exec>::simd_row_min<double>();
-
-void raw_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
-              const double* x, double* y) {
-  for (std::int32_t i = r0; i < r1; ++i)
-    y[i] = pspmv::detail::simd_dot<min_simd, pspmv::ExecTraits<Exec>::row_gathers, double>(v, ci, x, rp[i], rp[i + 1]);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using probes::Csr;
+using probes::Exec;
+using probes::library_rows;
+using probes::median;
+using probes::min_simd;
 
 using Functor = pspmv::detail::CsrThreadPerRow<Exec, double, std::int64_t, pspmv::ExecTraits<Exec>::gather_unroll, true>;
 using Matrix = pspmv::CsrMatrix<double, std::int64_t, std::int32_t, Kokkos::HostSpace>;
@@ -158,7 +151,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
           const int t = omp_get_thread_num(), n = std::min(nt, omp_get_num_threads());
           if (t < n) {
             const std::int64_t a = static_cast<std::int64_t>(nrows) * t / n, b = static_cast<std::int64_t>(nrows) * (t + 1) / n;
-            raw_rows(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b), rp, ci, v, x.data(), yy);
+            library_rows(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b), rp, ci, v, x.data(), yy);
           }
         }
       },
@@ -196,7 +189,7 @@ int probe_serial(const std::string& name, const Csr& A, int rounds) {
   const double* v = A.values.data();
   const std::vector<std::function<void()>> run = {[&] { plan.multiply(space, 1.0, x, 0.0, y[0]); },
                                                   [&] { pspmv::detail::run_serial<Exec>("probe", nrows, f); },
-                                                  [&] { raw_rows(0, nrows, rp, ci, v, x.data(), y[2].data()); }};
+                                                  [&] { library_rows(0, nrows, rp, ci, v, x.data(), y[2].data()); }};
   const auto us = time_ways(name, run, {y[0].data(), y[1].data(), y[2].data()}, nrows, A.nnz(), rounds);
   if (us.empty()) return 1;
   std::printf("%-20s %8lld %3s %8.3f %8s %8s %8.3f %8s %8.3f\n", name.c_str(), static_cast<long long>(A.nnz()), "1",

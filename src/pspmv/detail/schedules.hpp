@@ -236,7 +236,8 @@ inline constexpr bool direct_openmp =
 /// region (nested parallelism off), the region has one thread and runs every item, as Kokkos
 /// would. An instance of one thread opens no region: the calling thread runs body(0, 1) itself
 /// (libgomp allocates and frees a team for each region of one thread; on the 2-core Xeon, one
-/// thread, an empty region took 0.2 us, twice karate's rows: perf/results/cpu-2core-xeon.md).
+/// thread, an empty region took 1.6x the time of karate's whole launch without one:
+/// perf/results/cpu-2core-xeon.md).
 /// So `body` must not depend on what a region of one would change (omp_get_level(),
 /// Kokkos::OpenMP::in_parallel()) nor throw (an exception now leaves without endParallelFor
 /// where a region would terminate); pspmv's range functors do neither.
