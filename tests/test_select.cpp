@@ -267,6 +267,17 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   // it under every format).
   serial.mapping.reset();
   EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial).schedule(), pspmv::Schedule::serial);
+  // The row sum: a CSR thread_per_row plan's rows in masked SIMD groups on every schedule where
+  // the build has them (LaunchParams::masked_rows, named by describe()).
+  for (const auto& plan : {fits, over, pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial)}) {
+    EXPECT_EQ(plan.launch().masked_rows, Traits::masked_rows) << plan.describe();
+    EXPECT_EQ(plan.describe().find("masked_rows") != std::string::npos, Traits::masked_rows) << plan.describe();
+  }
+  // A team plan and a SELL plan have no CSR rows of their own.
+  EXPECT_FALSE(pspmv::analyze<Exec>(from_rows<V, O>(n, n, diag), team).launch().masked_rows);
+  pspmv::AnalyzeOptions sell;
+  sell.format = pspmv::Format::sell;
+  EXPECT_FALSE(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), sell).launch().masked_rows);
 }
 
 // A parallel host plan runs on every thread of the instance whatever its size (its region

@@ -2,6 +2,7 @@
 // execution space, against the long-double reference: generated edge cases, the shared
 // matrices, the BLAS alpha/beta semantics, the run-time schedules' queues and the unrolled
 // gathers.
+#include <limits>
 #include <optional>
 
 #include "test_util.hpp"
@@ -440,6 +441,44 @@ void expect_row_sums_match(const double tol) {
   }
 }
 }  // namespace
+
+namespace {
+/// detail::masked_dot against a long-double sum on every row length from 0 to 40 and at every
+/// offset of the row within its group of 8, the row followed in its arrays by entries that a lane
+/// past its end must not read: a value that is NaN and a column far outside x (a gather of it
+/// would read beyond x's allocation).
+template <class V, class MV>
+void expect_masked_sums_match(const double tol) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<V> x(500);
+  for (auto& v : x) v = static_cast<V>(dist(rng));
+  for (std::int64_t len = 0; len <= 40; ++len)
+    for (std::int64_t begin = 0; begin < 8; ++begin) {
+      const std::int64_t end = begin + len;
+      std::vector<MV> values(static_cast<std::size_t>(end + 16), std::numeric_limits<MV>::quiet_NaN());
+      std::vector<std::int32_t> cols(static_cast<std::size_t>(end + 16), std::numeric_limits<std::int32_t>::max() / 2);
+      long double ref = 0, mag = 0;
+      for (std::int64_t k = begin; k < end; ++k) {
+        values[k] = static_cast<MV>(dist(rng));
+        cols[k] = static_cast<std::int32_t>((k * 37 + len * 11) % 500);
+        ref += static_cast<long double>(values[k]) * x[cols[k]];
+        mag += std::abs(static_cast<long double>(values[k]) * x[cols[k]]);
+      }
+      const V got = pspmv::detail::masked_dot<16, V>(values.data(), cols.data(), x.data(), begin, end);
+      EXPECT_LE(std::abs(static_cast<long double>(got) - ref), tol * (mag + 1)) << "length " << len << " at " << begin;
+      EXPECT_EQ(got, (pspmv::detail::masked_dot<16, V>(values.data(), cols.data(), x.data(), begin, end)));
+    }
+}
+}  // namespace
+
+/// Built with PSPMV_HOST_MASKED_ROWS (AVX-512F and VL, gathers), the SIMD form; elsewhere the
+/// form simd_dot falls back to, the same checks.
+TEST(HostRowSums, MaskedGroupsMatchTheReferenceAndReadNothingPastTheRow) {
+  expect_masked_sums_match<double, double>(1e-14);
+  expect_masked_sums_match<float, float>(1e-6);
+  expect_masked_sums_match<double, float>(1e-14);
+}
 
 TEST(HostRowSums, GathersAndPartialSumsMatchTheReference) {
   expect_row_sums_match<double, true>(1e-14);

@@ -17,8 +17,11 @@ std::string build_commit() { return PSPMV_BUILD_COMMIT; }
 
 std::string host_build() {
   return std::string("-march=") + (PSPMV_HOST_ARCH[0] ? PSPMV_HOST_ARCH : "(compiler default)") + " (" +
-         pspmv::host_isa + ", " + std::to_string(pspmv::host_simd_bytes) + "-byte SIMD, long CSR rows by " +
-         (pspmv::host_row_gathers ? "SIMD gathers" : "scalar partial sums") + ")";
+         pspmv::host_isa + ", " + std::to_string(pspmv::host_simd_bytes) + "-byte SIMD, " +
+         (pspmv::host_masked_rows ? std::string("CSR rows in masked 8-entry groups")
+                                  : std::string("long CSR rows by ") +
+                                        (pspmv::host_row_gathers ? "SIMD gathers" : "scalar partial sums")) +
+         (pspmv::host_row_gathers ? ", SELL slices by SIMD gathers" : "") + ")";
 }
 
 std::string version_line() {

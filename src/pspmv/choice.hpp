@@ -96,7 +96,7 @@ inline std::string percent(double share) { return std::to_string(static_cast<int
 }  // namespace detail
 
 /// One line: format, mapping, schedule and launch sizes of a choice, e.g. "csr thread_per_row
-/// static_chunks chunk_rows=262"; `padding` is the SELL plan's stored entries over nnz.
+/// static_chunks chunk_rows=262 masked_rows"; `padding` is the SELL plan's stored entries over nnz.
 inline std::string describe(const PlanChoice& c, double padding) {
   const LaunchParams& p = c.launch;
   const bool sell = c.format == Format::sell, team = c.mapping == Mapping::team_per_row;
@@ -113,6 +113,7 @@ inline std::string describe(const PlanChoice& c, double padding) {
   s += c.schedule == Schedule::nnz_balanced ? " blocks=" + std::to_string(p.num_blocks)
                                             : " chunk_rows=" + std::to_string(p.chunk_rows);
   if (p.threads > 0 && p.threads < p.concurrency) s += " threads=" + std::to_string(p.threads);
+  if (p.masked_rows) s += " masked_rows";
   if (team && c.schedule != Schedule::nnz_balanced)
     s += sell ? " slices_per_team=" + std::to_string(p.slices_per_team)
               : " rows_per_team=" + std::to_string(p.rows_per_team);

@@ -63,6 +63,17 @@ inline constexpr const char* host_isa =
 #endif
 inline constexpr bool host_row_gathers = PSPMV_HOST_ROW_GATHERS;
 
+/// Whether a host CSR thread_per_row plan sums each row 8 entries at a time in masked AVX-512 lanes
+/// (detail::masked_dot): a build with AVX-512F and VL that takes the gathers (host_row_gathers),
+/// compiled by a host compiler (not through nvcc, whose front end is not given the intrinsics).
+/// A macro (0 or 1) for the preprocessor, and the same as a constant.
+#if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__) && PSPMV_HOST_ROW_GATHERS
+#define PSPMV_HOST_MASKED_ROWS 1
+#else
+#define PSPMV_HOST_MASKED_ROWS 0
+#endif
+inline constexpr bool host_masked_rows = PSPMV_HOST_MASKED_ROWS;
+
 /// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
 template <class ExecSpace, class Enable = void>
 struct ExecTraits {
@@ -146,6 +157,10 @@ struct ExecTraits {
   /// How detail::simd_dot sums such a row (an OpenMP SIMD reduction with vector gathers of x,
   /// or 4 scalar partial sums) and the ESB slice loop its C rows (host_row_gathers).
   static constexpr bool row_gathers = host_row_gathers;
+  /// Whether CSR thread_per_row plans sum every row in masked SIMD groups of 8 entries
+  /// (detail::masked_dot), no loop per entry, rather than detail::simd_dot (host_masked_rows;
+  /// docs/selection.md).
+  static constexpr bool masked_rows = host_masked_rows;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
   /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),
@@ -223,6 +238,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int long_row_unroll = 4;
   /// A lane per row: no host-style vector gathers (the host's slice loop is not built here).
   static constexpr bool row_gathers = false;
+  static constexpr bool masked_rows = false;
   /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
   /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.

@@ -15,6 +15,10 @@
 
 #include "pspmv/backends/exec_traits.hpp"
 
+#if PSPMV_HOST_MASKED_ROWS
+#include <immintrin.h>
+#endif
+
 namespace pspmv {
 namespace detail {
 
@@ -136,6 +140,60 @@ KOKKOS_FORCEINLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_
   }
 }
 
+/// sum over k in [begin, end) of values[k] * x[col_idx[k]] on a host thread, 8 entries at a time
+/// in the lanes of one SIMD register: entry k goes to lane (k - begin) % 8, the row's last group
+/// under a mask (lanes past the row's end load nothing: no value, no column, no x), and the 8
+/// lanes are added up at the end in a fixed order. A row of up to 8 entries is one step, so the
+/// loop's exit does not depend on the row's length, and nothing in a row waits on another row's
+/// branch: the core runs ahead across rows and overlaps their gathers. Double, float, and float
+/// values with double vectors; the order of the additions is fixed by the row's length, so two
+/// multiplies of a plan give the same y. A build without AVX-512 (or through nvcc) sums as
+/// simd_dot does (ExecTraits::masked_rows is false there and no plan calls this).
+template <int MinSimd, class Value, class MValue>
+KOKKOS_INLINE_FUNCTION Value masked_dot(const MValue* values, const std::int32_t* col_idx, const Value* x,
+                                        const std::int64_t begin, const std::int64_t end) {
+#if PSPMV_HOST_MASKED_ROWS
+  constexpr std::int64_t W = 8;
+  const auto mask_of = [end](const std::int64_t k) {
+    return static_cast<__mmask8>(end - k >= W ? 0xFF : (1u << (end - k)) - 1u);
+  };
+  if constexpr (std::is_same<Value, double>::value) {
+    __m512d acc = _mm512_setzero_pd();
+    for (std::int64_t k = begin; k < end; k += W) {
+      const __mmask8 m = mask_of(k);
+      const __m256i c = _mm256_maskz_loadu_epi32(m, col_idx + k);
+      __m512d v;
+      if constexpr (std::is_same<MValue, float>::value)
+        v = _mm512_maskz_cvtps_pd(m, _mm256_maskz_loadu_ps(m, values + k));
+      else
+        v = _mm512_maskz_loadu_pd(m, values + k);
+      acc = _mm512_fmadd_pd(v, _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, c, x, 8), acc);
+    }
+    // The two halves, then the two quarters, then the two lanes. The zero-masked extracts: GCC 12
+    // warns on the undefined register that the plain extract and cast start from.
+    const __m256d q =
+        _mm256_add_pd(_mm512_maskz_extractf64x4_pd(0xF, acc, 0), _mm512_maskz_extractf64x4_pd(0xF, acc, 1));
+    const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(q), _mm256_extractf128_pd(q, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+  } else if constexpr (std::is_same<Value, float>::value && std::is_same<MValue, float>::value) {
+    __m256 acc = _mm256_setzero_ps();
+    for (std::int64_t k = begin; k < end; k += W) {
+      const __mmask8 m = mask_of(k);
+      const __m256i c = _mm256_maskz_loadu_epi32(m, col_idx + k);
+      acc = _mm256_fmadd_ps(_mm256_maskz_loadu_ps(m, values + k),
+                            _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), m, c, x, 4), acc);
+    }
+    __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+    h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+    return _mm_cvtss_f32(_mm_add_ss(h, _mm_movehdup_ps(h)));
+  } else {
+    return simd_dot<MinSimd, true, Value>(values, col_idx, x, begin, end);
+  }
+#else
+  return simd_dot<MinSimd, host_row_gathers, Value>(values, col_idx, x, begin, end);
+#endif
+}
+
 /// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
 template <bool BetaZero, class YView, class Value>
 KOKKOS_FORCEINLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, const Value alpha, const Value sum,
@@ -211,8 +269,9 @@ KOKKOS_INLINE_FUNCTION void team_share(const std::int64_t rank, const std::int32
 
 /// Thread-per-row: one thread (one GPU lane) computes a whole row.
 /// RowsTag: one work item per row. BlocksTag: one work item per nnz-balanced block.
+/// Masked: a host thread sums each row in masked SIMD groups (masked_dot; LaunchParams::masked_rows).
 template <class ExecSpace, class Value, class Offset, int Unroll = ExecTraits<ExecSpace>::gather_unroll,
-          bool BetaZero = false, class MValue = Value>
+          bool BetaZero = false, class MValue = Value, bool Masked = false>
 struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
   /// Inlined by force into the launch's loop (with simd_dot): GCC 12 otherwise called it once
   /// per row from the library's instantiations. On the H200 machine's Xeon host the serial
@@ -223,6 +282,10 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
       // A host thread: Unroll partial sums (lanes_dot), SIMD lanes where the compiler can.
       this->store(i, lanes_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
                                               this->row_ptr(i + 1)));
+    } else if constexpr (!ExecTraits<ExecSpace>::is_gpu && Masked) {
+      constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
+      this->store(i, masked_dot<min_simd, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
+                                                 this->row_ptr(i), this->row_ptr(i + 1)));
     } else if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
       // A host thread: a long row as one OpenMP SIMD reduction, a short one as the plain loop.
       constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();

@@ -184,6 +184,15 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
   const CallWords<ExecSpace, Value, Offset, MValue> words{&st, call, nrows, c.keep_permuted};
   if (c.format == Format::csr) {
     if (c.mapping == Mapping::thread_per_row) {
+      // Rows in masked SIMD groups where the plan says so (LaunchParams::masked_rows).
+      if constexpr (Traits::masked_rows && Unroll <= 1) {
+        if (p.masked_rows) {
+          using M = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue, true>;
+          launch_range_from(space, label, c.schedule, nrows, p.num_blocks, chunk,
+                            Maker<M, decltype(words), false>{words}, cursors, p.threads);
+          return;
+        }
+      }
       using F = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue>;
       launch_range_from(space, label, c.schedule, nrows, p.num_blocks, chunk, Maker<F, decltype(words), false>{words},
                         cursors, p.threads);

@@ -359,7 +359,9 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
     return Mapping::thread_per_row;
   }
   if (!Traits::is_gpu) {
-    reason.add(Decision::mapping, "host: thread_per_row (a host team is one thread; its vector lanes are partial sums)");
+    reason.add(Decision::mapping, std::string("host: thread_per_row (a host team is one thread; its vector lanes are "
+                                              "partial sums") +
+                                      (Traits::masked_rows ? "; each row in masked SIMD groups of 8 entries)" : ")"));
     return Mapping::thread_per_row;
   }
   // Fewer lane-slots means fewer idle lanes per useful multiply-add; team-per-row, at its best
@@ -572,6 +574,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
   } else {
     p.rows_per_team = 1;
     p.chunk_size = p.chunk_rows;
+    p.masked_rows = Traits::masked_rows;  // rows in masked SIMD groups (docs/selection.md)
   }
   p.chunk_size = std::min<std::int64_t>(p.chunk_size, INT32_MAX);
   p.threads = detail::choose_threads<Traits>(c.mapping, c.schedule, o, concurrency, c.reason);
