@@ -267,8 +267,9 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   // it under every format).
   serial.mapping.reset();
   EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial).schedule(), pspmv::Schedule::serial);
-  // The row sum: a CSR thread_per_row plan's rows in masked SIMD groups on every schedule where
-  // the build has them (LaunchParams::masked_rows, named by describe()).
+  // The row sum: a CSR thread_per_row plan's rows in masked SIMD groups, serial or parallel,
+  // where the build has them (LaunchParams::masked_rows, named by describe(); that the plans run
+  // that form: HostRowSums.PlansRunTheRowFormTheyRecord).
   for (const auto& plan : {fits, over, pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), serial)}) {
     EXPECT_EQ(plan.launch().masked_rows, Traits::masked_rows) << plan.describe();
     EXPECT_EQ(plan.describe().find("masked_rows") != std::string::npos, Traits::masked_rows) << plan.describe();

@@ -1,10 +1,10 @@
 // pspmv's two host CSR row sums against each other, in one process. detail::simd_dot, the
-// "plain" form (a build's without masked rows, and every host CSR plan's before them): the
-// plain loop `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` on rows shorter
-// than ExecTraits::simd_row_min, an OpenMP SIMD reduction on longer ones. detail::masked_dot,
-// the "masked" form (the plans of a build with ExecTraits::masked_rows): every row 8 entries at
-// a time in the lanes of one SIMD register, its last group under a mask, so that the loop's exit
-// does not depend on the row's length. Three ways: the plan's multiply(), and the two row forms
+// "plain" form (the plans of a build without ExecTraits::masked_rows): the plain loop
+// `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` on rows shorter than
+// ExecTraits::simd_row_min, an OpenMP SIMD reduction on longer ones. detail::masked_dot, the
+// "masked" form (the plans of a build with ExecTraits::masked_rows): every row 8 entries at a
+// time in the lanes of one SIMD register, its last group under a mask, so that rows of 1 to 8
+// entries take the same branches. Three ways: the plan's multiply(), and the two row forms
 // called in a loop outside the plan. "masked/plain" compares the two forms alone; "plan/masked"
 // the plan's multiply with its own form outside it (the plan's fixed cost per call, its checks
 // and launch, and where each loop was compiled). Each input runs a CSR thread_per_row plan with
@@ -47,15 +47,10 @@ namespace {
 
 using probes::Csr;
 using probes::Exec;
-using probes::library_rows;
+using probes::masked_rows;
+using probes::plain_rows;
 using probes::median;
 using probes::min_simd;
-
-/// Rows [r0, r1) of y = A x in the masked form (detail::masked_dot), outside the plan.
-void masked_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* rp, const std::int32_t* ci, const double* v,
-                 const double* x, double* y) {
-  for (std::int32_t i = r0; i < r1; ++i) y[i] = pspmv::detail::masked_dot<min_simd, double>(v, ci, x, rp[i], rp[i + 1]);
-}
 
 /// Times the plan of A and the two row forms; 0 on success, 1 on a wrong result.
 int probe(const std::string& name, const Csr& A, int rounds) {
@@ -90,7 +85,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
     }
   };
   const std::function<void()> run[3] = {[&] { plan.multiply(1.0, x, 0.0, y0); },
-                                        [&] { rows(library_rows, y2.data()); }, [&] { rows(masked_rows, y1.data()); }};
+                                        [&] { rows(plain_rows, y2.data()); }, [&] { rows(masked_rows, y1.data()); }};
   // Each way once, checked against y in long double before anything is timed.
   const char* way[3] = {"the plan", "the plain form", "the masked form"};
   const double* got[3] = {y0.data(), y2.data(), y1.data()};

@@ -48,7 +48,8 @@ using probes::library_rows;
 using probes::median;
 using probes::min_simd;
 
-using Functor = pspmv::detail::CsrThreadPerRow<Exec, double, std::int64_t, pspmv::ExecTraits<Exec>::gather_unroll, true>;
+using Functor = pspmv::detail::CsrThreadPerRow<Exec, double, std::int64_t, pspmv::ExecTraits<Exec>::gather_unroll, true,
+                                                double, pspmv::ExecTraits<Exec>::masked_rows>;
 using Matrix = pspmv::CsrMatrix<double, std::int64_t, std::int32_t, Kokkos::HostSpace>;
 
 /// A functor of the plan's kernel type over the plan's arrays, x and y (alpha 1, beta 0).

@@ -88,9 +88,9 @@ struct LaunchParams {
   bool long_split = false;              ///< SELL: long rows cut into pieces inside the slices
   std::int64_t long_pieces = 0;         ///< SELL, split: number of pieces
   bool compressed = false;              ///< SELL: compressed columns (diagonal slices, 16-bit offsets; SellMatrix)
-  bool masked_rows = false;  ///< host CSR thread_per_row: each row in masked SIMD groups of 8 entries
-                             ///< (detail::masked_dot; ExecTraits::masked_rows), else the plain loop
-                             ///< (multiply_unrolled's partial sums replace either)
+  bool masked_rows = false;             ///< host CSR thread_per_row: each row in masked SIMD groups of 8
+                                        ///< entries (detail::masked_dot; ExecTraits::masked_rows), else
+                                        ///< detail::simd_dot (multiply_unrolled's partial sums replace either)
 };
 
 }  // namespace pspmv

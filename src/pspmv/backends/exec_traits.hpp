@@ -64,10 +64,12 @@ inline constexpr const char* host_isa =
 inline constexpr bool host_row_gathers = PSPMV_HOST_ROW_GATHERS;
 
 /// Whether a host CSR thread_per_row plan sums each row 8 entries at a time in masked AVX-512 lanes
-/// (detail::masked_dot): a build with AVX-512F and VL that takes the gathers (host_row_gathers),
-/// compiled by a host compiler (not through nvcc, whose front end is not given the intrinsics).
-/// A macro (0 or 1) for the preprocessor, and the same as a constant.
-#if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__) && PSPMV_HOST_ROW_GATHERS
+/// (detail::masked_dot): a build with AVX-512F, VL and FMA that takes the gathers
+/// (host_row_gathers), outside CUDA compilations (__CUDACC__: every file of a CUDA build, whose
+/// host plans keep detail::simd_dot). A macro (0 or 1) for the preprocessor, and the same as a
+/// constant.
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__FMA__) && !defined(__CUDACC__) && \
+    PSPMV_HOST_ROW_GATHERS
 #define PSPMV_HOST_MASKED_ROWS 1
 #else
 #define PSPMV_HOST_MASKED_ROWS 0
@@ -145,7 +147,8 @@ struct ExecTraits {
   static constexpr int long_row_warps = 1;
   static constexpr double team_slot_advantage = 4.0;
   /// Entries a thread loads before it gathers x (detail::gather_dot): 1, which a host's CSR
-  /// thread_per_row runs as detail::simd_dot; above 1, that many partial sums (detail::lanes_dot).
+  /// thread_per_row runs as detail::masked_dot or detail::simd_dot (masked_rows); above 1, that
+  /// many partial sums (detail::lanes_dot).
   static constexpr int gather_unroll = 1;
   /// The shortest CSR row that detail::simd_dot sums in parallel partial sums; a shorter row is
   /// the plain loop. With gathers, two SIMD registers of Value (16 doubles, 32 floats under
@@ -238,6 +241,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr int long_row_unroll = 4;
   /// A lane per row: no host-style vector gathers (the host's slice loop is not built here).
   static constexpr bool row_gathers = false;
+  /// No host row forms on a GPU (a lane per row).
   static constexpr bool masked_rows = false;
   /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the

@@ -1,8 +1,9 @@
 #pragma once
 /// @file csr_kernels.hpp
 /// CSR SpMV kernels, written once as functors templated on the execution space
-/// (the shape of Kokkos Kernels' SPMV_Functor). No backend #ifdefs: the execution
-/// space's own Kokkos dispatch does the rest.
+/// (the shape of Kokkos Kernels' SPMV_Functor). No backend #ifdefs in the kernels: the
+/// execution space's own Kokkos dispatch does the rest (masked_dot, a host row sum the kernel
+/// calls, has an AVX-512 form under PSPMV_HOST_MASKED_ROWS).
 ///
 /// Every kernel computes y(i) = alpha * sum_k values(k) * x(col_idx(k)) + beta * y(i)
 /// with BLAS semantics: when beta == 0, y is written without being read. Whether beta is 0
@@ -143,15 +144,16 @@ KOKKOS_FORCEINLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_
 /// sum over k in [begin, end) of values[k] * x[col_idx[k]] on a host thread, 8 entries at a time
 /// in the lanes of one SIMD register: entry k goes to lane (k - begin) % 8, the row's last group
 /// under a mask (lanes past the row's end load nothing: no value, no column, no x), and the 8
-/// lanes are added up at the end in a fixed order. A row of up to 8 entries is one step, so the
-/// loop's exit does not depend on the row's length, and nothing in a row waits on another row's
-/// branch: the core runs ahead across rows and overlaps their gathers. Double, float, and float
+/// lanes are added up at the end in a fixed order. Rows of 1 to 8 entries all take one step
+/// through the same branches, so on short rows no branch depends on each row's length, and the
+/// core runs ahead across rows and overlaps their gathers. Double, float (8 a step), and float
 /// values with double vectors; the order of the additions is fixed by the row's length, so two
-/// multiplies of a plan give the same y. A build without AVX-512 (or through nvcc) sums as
-/// simd_dot does (ExecTraits::masked_rows is false there and no plan calls this).
+/// multiplies of a plan give the same y. Forced inline, as simd_dot. Without
+/// PSPMV_HOST_MASKED_ROWS (no AVX-512, a CUDA compilation) it is simd_dot, and no plan asks for
+/// it (ExecTraits::masked_rows is false).
 template <int MinSimd, class Value, class MValue>
-KOKKOS_INLINE_FUNCTION Value masked_dot(const MValue* values, const std::int32_t* col_idx, const Value* x,
-                                        const std::int64_t begin, const std::int64_t end) {
+KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::int32_t* col_idx, const Value* x,
+                                             const std::int64_t begin, const std::int64_t end) {
 #if PSPMV_HOST_MASKED_ROWS
   constexpr std::int64_t W = 8;
   const auto mask_of = [end](const std::int64_t k) {

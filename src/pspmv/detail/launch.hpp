@@ -184,16 +184,10 @@ void launch_multiply(const ExecSpace& space, const Storage<ExecSpace, MValue, Of
   const CallWords<ExecSpace, Value, Offset, MValue> words{&st, call, nrows, c.keep_permuted};
   if (c.format == Format::csr) {
     if (c.mapping == Mapping::thread_per_row) {
-      // Rows in masked SIMD groups where the plan says so (LaunchParams::masked_rows).
-      if constexpr (Traits::masked_rows && Unroll <= 1) {
-        if (p.masked_rows) {
-          using M = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue, true>;
-          launch_range_from(space, label, c.schedule, nrows, p.num_blocks, chunk,
-                            Maker<M, decltype(words), false>{words}, cursors, p.threads);
-          return;
-        }
-      }
-      using F = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue>;
+      // Rows in masked SIMD groups in a build that has them (ExecTraits::masked_rows: every such
+      // plan's LaunchParams::masked_rows); the one form compiled for a build and unroll factor.
+      constexpr bool masked = Traits::masked_rows && Unroll <= 1;
+      using F = CsrThreadPerRow<ExecSpace, Value, Offset, Unroll, BetaZero, MValue, masked>;
       launch_range_from(space, label, c.schedule, nrows, p.num_blocks, chunk, Maker<F, decltype(words), false>{words},
                         cursors, p.threads);
     } else {
