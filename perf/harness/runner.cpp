@@ -344,9 +344,10 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     for (const int u : o.unroll_sweep) {
       const auto tu = vt.measure([&] { multiply_unrolled(plan, u, vt.x, vt.y); });
       // A factor above 1 sums in partial sums (lanes_dot), not in the plan's masked rows.
-      std::string what = plan.describe();
-      if (const auto at = what.find(" masked_rows"); u > 1 && at != std::string::npos) what.erase(at, 12);
-      add(complete(base, "pspmv", label + " U=" + std::to_string(u), what, "", cost.seconds, tu, ""));
+      pspmv::PlanChoice ran = plan.choice();
+      ran.launch.masked_rows = ran.launch.masked_rows && u <= 1;
+      add(complete(base, "pspmv", label + " U=" + std::to_string(u), pspmv::describe(ran, plan.padding_ratio()), "",
+                   cost.seconds, tu, ""));
     }
   }
   // The automatic plan, and the first plan of each stored representation, of the matrix
