@@ -20,17 +20,11 @@ constexpr std::int64_t sell_offset_span = std::int64_t{1} << 16;
 
 namespace detail {
 /// Whether slice s, diagonal (kind: SellMatrix::col_base), shares slice s - 1's stored pattern:
-/// s - 1 is diagonal too, of the same width, with the same columns relative to its rows.
-template <class Kind, class SlicePtr, class Width, class Perm, class Col>
-KOKKOS_INLINE_FUNCTION bool shares_pattern(const std::int64_t s, const std::int64_t C, const Kind& kind,
-                                           const SlicePtr& sptr, const Width& width, const Perm& perm,
-                                           const Col& col) {
-  if (s == 0 || kind(s) != sell_diagonal_slice || kind(s - 1) != sell_diagonal_slice || width(s) != width(s - 1))
-    return false;
-  const std::int64_t d = static_cast<std::int64_t>(perm(s * C)) - perm((s - 1) * C);
-  for (std::int64_t j = 0; j < width(s); ++j)
-    if (static_cast<std::int64_t>(col(sptr(s) + j * C)) - col(sptr(s - 1) + j * C) != d) return false;
-  return true;
+/// s - 1 is diagonal too and `same` (compress_columns' first pass) found the same width and the
+/// same columns relative to the rows.
+template <class Kind, class Same>
+KOKKOS_INLINE_FUNCTION bool shares_pattern(const std::int64_t s, const Kind& kind, const Same& same) {
+  return s > 0 && same(s) != 0 && kind(s) == sell_diagonal_slice && kind(s - 1) == sell_diagonal_slice;
 }
 }  // namespace detail
 
@@ -41,7 +35,9 @@ KOKKOS_INLINE_FUNCTION bool shares_pattern(const std::int64_t s, const std::int6
 ///   entries span fewer than sell_offset_span columns: base = the smallest, padding and long
 ///   rows excluded) or wide. A slice without entries counts as narrow (base 0).
 /// - A diagonal slice whose pattern (entry j's column minus its row, j < width) is the previous
-///   slice's, and that slice is diagonal too, shares that slice's stored pattern.
+///   slice's, and that slice is diagonal too, shares that slice's stored pattern. The same pass
+///   records whether the pattern matches the previous slice's (read while the slice's columns are
+///   at hand); the scans and the writing pass read that flag, not the columns again.
 /// - Two scans place each slice's columns in its array: col_off (16-bit offsets, C x width per
 ///   narrow slice) or col_idx (32-bit: C x width per wide slice, width per diagonal slice that
 ///   does not share).
@@ -63,6 +59,9 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
   Kokkos::View<std::int32_t*, Mem> base(uninit("pspmv::sell_col_base"), nslices);
   Kokkos::View<std::int64_t*, Mem> off_ptr(uninit("pspmv::sell_off_ptr"), nslices);
   Kokkos::View<std::int64_t[2], Mem> totals("pspmv::sell_compress_totals");  // 16-bit and 32-bit entries
+  // Per diagonal slice: 1 where its pattern is slice s - 1's (s - 1 of the same width, the same
+  // columns relative to the rows); whether s - 1 is diagonal too is read from base afterwards.
+  Kokkos::View<std::uint8_t*, Mem> same(uninit("pspmv::sell_same_pattern"), nslices);
   // Wide slices counted in the low 32 bits, diagonal ones above (nslices < 2^31).
   std::int64_t kinds = 0;
   // A team per slice (one warp on a GPU), lanes over the slice's stored entries in order
@@ -101,8 +100,19 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
                   off);
           }
           if (off == 0) {
+            std::int64_t differ = 1;  // entries whose column relative to the row is not slice s - 1's
+            if (s > 0 && width(s - 1) == w) {
+              const std::int64_t d = static_cast<std::int64_t>(perm(first)) - perm(first - C), prev = sptr(s - 1);
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, w),
+                  [&](const std::int64_t j, std::int64_t& bad) {
+                    if (static_cast<std::int64_t>(col(from + j * C)) - col(prev + j * C) != d) ++bad;
+                  },
+                  differ);
+            }
             Kokkos::single(Kokkos::PerThread(team), [&]() {
               base(s) = diagonal_kind;
+              same(s) = differ == 0 ? 1 : 0;
               count += std::int64_t{1} << 32;
             });
             return;
@@ -121,6 +131,7 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
               },
               Kokkos::MinMax<std::int64_t>(span_of));
           Kokkos::single(Kokkos::PerThread(team), [&]() {
+            same(s) = 0;
             const std::int64_t lo = span_of.min_val, hi = span_of.max_val;
             const bool wide = hi >= 0 && hi - lo >= span;  // no real entry: hi < 0, base 0
             base(s) = hi < 0 ? 0 : (wide ? wide_kind : static_cast<std::int32_t>(lo));
@@ -141,7 +152,7 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
       "pspmv::sell_compress_wide_ptr", Range(space, 0, nslices),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc, const bool final) {
         const std::int32_t kind = base(s);
-        const bool shared = detail::shares_pattern(s, C, base, sptr, width, perm, col);
+        const bool shared = detail::shares_pattern(s, base, same);
         // A shared pattern is the one that ends here: the previous slice's (same width).
         if (final && kind < 0) off_ptr(s) = shared ? acc - width(s) : acc;
         acc += kind == wide_kind ? C * width(s) : (kind == diagonal_kind && !shared ? width(s) : 0);
@@ -156,7 +167,7 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
       "pspmv::sell_compress", Range(space, 0, nslices), KOKKOS_LAMBDA(const std::int64_t s) {
         const std::int64_t b = base(s), n = C * width(s), from = sptr(s), to = off_ptr(s);
         if (b == diagonal_kind) {
-          if (detail::shares_pattern(s, C, base, sptr, width, perm, col)) return;
+          if (detail::shares_pattern(s, base, same)) return;
           const std::int64_t row0 = perm(s * C);
           for (std::int64_t j = 0; j < width(s); ++j) wide_col(to + j) = static_cast<std::int32_t>(col(from + j * C) - row0);
           return;
