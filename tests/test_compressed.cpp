@@ -193,6 +193,26 @@ TEST(CompressedLayout, StencilSlicesAreDiagonal) {
   });
 }
 
+// Neighbouring diagonal slices of one width share a stored pattern only where their columns
+// relative to their rows agree: a band whose offsets change every 64 rows ({-1, 0, 1}, then
+// {-2, 0, 2}: the same width, another pattern) and a 27-point stencil on a 13 x 11 x 9 grid,
+// whose rows of 27 entries change pattern at each grid line (no row is long: 100 > 27).
+TEST(CompressedLayout, DiagonalSlicesShareOnlyTheSamePattern) {
+  const std::int32_t n = 64 * 7 + 3;
+  const auto band = from_rows<double, std::int64_t>(n, n, [=](std::int32_t i) {
+    const std::int32_t step = (i / 64) % 2 == 0 ? 1 : 2;
+    std::vector<std::int32_t> c;
+    for (const std::int32_t col : {i - step, i, i + step})
+      if (col >= 0 && col < n) c.push_back(col);
+    return c;
+  });
+  each_layout(band, 0, [](int, const SliceKinds& k) { EXPECT_GT(k.diagonal, 0); });
+  each_layout(pspmv::generate_stencil<double, std::int64_t>(13, 11, 9, 27), 100,
+              [](int C, const SliceKinds& k) {
+                if (C <= 8) EXPECT_GT(k.diagonal, 0);
+              });
+}
+
 // Compressed plans against the long-double reference: every C, sigma in {1, C, all rows},
 // both mappings and every schedule they run, long rows split and kept as CSR, keep_permuted.
 TYPED_TEST(CompressedTest, MultipliesMatchTheReference) {

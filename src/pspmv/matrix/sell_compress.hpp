@@ -37,7 +37,7 @@ KOKKOS_INLINE_FUNCTION bool shares_pattern(const std::int64_t s, const Kind& kin
 /// - A diagonal slice whose pattern (entry j's column minus its row, j < width) is the previous
 ///   slice's, and that slice is diagonal too, shares that slice's stored pattern. The same pass
 ///   records whether the pattern matches the previous slice's (read while the slice's columns are
-///   at hand); the scans and the writing pass read that flag, not the columns again.
+///   at hand); the second scan and the writing pass read that byte instead of both slices' columns.
 /// - Two scans place each slice's columns in its array: col_off (16-bit offsets, C x width per
 ///   narrow slice) or col_idx (32-bit: C x width per wide slice, width per diagonal slice that
 ///   does not share).
@@ -59,8 +59,9 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
   Kokkos::View<std::int32_t*, Mem> base(uninit("pspmv::sell_col_base"), nslices);
   Kokkos::View<std::int64_t*, Mem> off_ptr(uninit("pspmv::sell_off_ptr"), nslices);
   Kokkos::View<std::int64_t[2], Mem> totals("pspmv::sell_compress_totals");  // 16-bit and 32-bit entries
-  // Per diagonal slice: 1 where its pattern is slice s - 1's (s - 1 of the same width, the same
-  // columns relative to the rows); whether s - 1 is diagonal too is read from base afterwards.
+  // Per slice: 1 where it is diagonal and its pattern is slice s - 1's (s - 1 of the same width,
+  // the same columns relative to the rows), else 0; whether s - 1 is diagonal too is read from
+  // base afterwards.
   Kokkos::View<std::uint8_t*, Mem> same(uninit("pspmv::sell_same_pattern"), nslices);
   // Wide slices counted in the low 32 bits, diagonal ones above (nslices < 2^31).
   std::int64_t kinds = 0;
