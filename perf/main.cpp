@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "pspmv/matrix/host_parallel.hpp"
 
 namespace {
 
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
   kokkos_args.push_back(nullptr);
   Kokkos::ScopeGuard guard(kokkos_argc, kokkos_args.data());
   try {
+    (void)pspmv::detail::huge_pages_enabled();  // a bad PSPMV_HUGE_PAGES is refused before any work
     for (const auto& c : commands)
       if (*c.app) return c.run(pspmv_cli::run_info(argc, argv));
   } catch (const pspmv::Error& e) {

@@ -4,7 +4,8 @@
 # - a missing FILE that reads as a generator spec (`--gen even:4096 skewed:4096`) gets the hint
 #   to give one spec per --gen;
 # - bench --interleave with no peer to pair (--no-peers, --precision f32-f64, --vectors without 1)
-#   is refused, naming why.
+#   is refused, naming why;
+# - a bad PSPMV_HUGE_PAGES is refused, naming the variable.
 # Inputs: -DTOOL=<pspmv> -DWORK=<folder>
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -29,6 +30,16 @@ execute_process(COMMAND "${TOOL}" info "${mtx}" --kokkos-threads=1 RESULT_VARIAB
                 ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pspmv info FILE --kokkos-threads=1 exited ${rc}:\n${err}")
+endif()
+
+# A value of PSPMV_HUGE_PAGES other than on, off, 1 or 0 is refused, naming the variable, before
+# any work (no record written).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PSPMV_HUGE_PAGES=sometimes "${TOOL}" bench --gen even:4096 --no-peers
+                        --reps 1 --json "${WORK}/pages.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "PSPMV_HUGE_PAGES is 'sometimes': expected on, off, 1 or 0" OR
+   EXISTS "${WORK}/pages.json")
+  message(FATAL_ERROR "PSPMV_HUGE_PAGES=sometimes pspmv bench: exit ${rc}:
+${err}")
 endif()
 
 # Two specs after one --gen: the second is a FILE that does not exist, and the error says why.

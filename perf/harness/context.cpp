@@ -30,6 +30,7 @@ extern char** environ;  // POSIX: the process's environment, NAME=value
 
 #include "peers/host_libraries.hpp"
 #include "pspmv/backends/exec_traits.hpp"
+#include "pspmv/matrix/host_parallel.hpp"
 #include "pspmv/version.hpp"
 #include "pspmv_build_info.hpp"  // PSPMV_BUILD_COMPILER, _CXX_FLAGS, _TYPE (perf/build_info.hpp.in)
 
@@ -98,6 +99,26 @@ nlohmann::json thread_env() {
       j[name] = entry.substr(eq + 1);
   }
   return j;
+}
+
+/// The pages of large host arrays: the kernel's transparent huge page mode (the bracketed word
+/// of /sys/kernel/mm/transparent_hugepage/enabled: always, madvise or never; null where the file
+/// is absent), which decides whether pspmv's advice (detail::advise_huge_pages: its plans'
+/// arrays, the tool's x, y and floor buffer) takes effect; whether pspmv advises at all
+/// (PSPMV_HUGE_PAGES, detail::huge_pages_enabled); and GLIBC_TUNABLES (with
+/// glibc.malloc.hugetlb=1 every large malloc of the process, every library's, is advised).
+nlohmann::json pages_json() {
+  std::string mode;
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (std::getline(f, line)) {
+    const auto a = line.find('['), b = line.find(']');
+    if (a != std::string::npos && b != std::string::npos && b > a) mode = line.substr(a + 1, b - a - 1);
+  }
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  return {{"transparent_huge_pages", text_or_null(mode)},
+          {"pspmv_advice", pspmv::detail::huge_pages_enabled() ? "on" : "off"},  // PSPMV_HUGE_PAGES
+          {"glibc_tunables", tunables ? nlohmann::json(tunables) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json gpu_json() {
@@ -200,6 +221,7 @@ nlohmann::json context_json(const RunInfo& info, const std::vector<std::string>&
       {"kokkos_version", kokkos_version()},
       {"peer_versions", peer_versions()},
       {"omp_env", thread_env()},
+      {"pages", pages_json()},
       {"kokkos_settings",
        {{"execution_space", Kokkos::DefaultExecutionSpace::name()},
         {"concurrency", Kokkos::DefaultExecutionSpace().concurrency()},

@@ -8,6 +8,8 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "harness/records.hpp"
@@ -23,8 +25,17 @@ class VerifyThenTimeMulti {
   using Mem = typename Exec::memory_space;
   using MultiView = Kokkos::View<Value**, Kokkos::LayoutRight, Mem>;
 
+  /// n x k zeros in Mem; on a host, huge pages advised before the first touch (vector_of).
+  static MultiView block_of(const char* label, std::int64_t n, int k) {
+    MultiView v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n, k);
+    if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value)
+      pspmv::detail::advise_huge_pages(v.data(), v.span() * sizeof(Value));
+    Kokkos::deep_copy(v, Value(0));
+    return v;
+  }
+
   VerifyThenTimeMulti(const pspmv::HostCsr<MValue, Offset>& A, int k, int warmups, int reps)
-      : X("pspmv::X", A.ncols, k), Y("pspmv::Y", A.nrows, k), A_(A), hy_(Kokkos::create_mirror_view(Y)), k_(k),
+      : X(block_of("pspmv::X", A.ncols, k)), Y(block_of("pspmv::Y", A.nrows, k)), A_(A), hy_(Kokkos::create_mirror_view(Y)), k_(k),
         warmups_(warmups), reps_(reps) {
     std::mt19937_64 rng(2024);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);

@@ -9,6 +9,8 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "pspmv/timing.hpp"
@@ -17,6 +19,20 @@
 #include "pspmv/pspmv.hpp"
 
 namespace pspmv_cli {
+
+/// A vector of n zeros in Mem; on a host, on the pages a plan's own arrays get
+/// (detail::host_array: huge pages advised before the first touch), so that a library that
+/// reads x and y (every one) reads them as pspmv's plans read their matrix.
+template <class Value, class Mem>
+Kokkos::View<Value*, Mem> vector_of(const char* label, std::int64_t n) {
+  Kokkos::View<Value*, Mem> v;
+  if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value)
+    v = pspmv::detail::host_array<Value>(label, n);
+  else
+    v = Kokkos::View<Value*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+  Kokkos::deep_copy(v, Value(0));
+  return v;
+}
 
 /// The inputs of y = A x on Exec (x random in [-1, 1), rounded to Value, so that the reference
 /// sees the same inputs; y) and the reference result; measure() checks and times one run.
@@ -27,7 +43,8 @@ class VerifyThenTime {
   using Mem = typename Exec::memory_space;
 
   VerifyThenTime(const pspmv::HostCsr<MValue, Offset>& A, int warmups, int reps)
-      : x("pspmv::x", A.ncols), y("pspmv::y", A.nrows), A_(A), hy_(Kokkos::create_mirror_view(y)),
+      : x(vector_of<Value, Mem>("pspmv::x", A.ncols)), y(vector_of<Value, Mem>("pspmv::y", A.nrows)), A_(A),
+        hy_(Kokkos::create_mirror_view(y)),
         warmups_(warmups), reps_(reps) {
     std::mt19937_64 rng(2024);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);

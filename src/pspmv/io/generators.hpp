@@ -38,16 +38,15 @@ HostCsr<Value, Offset> generate_banded(std::int32_t rows, LenFn len_of_row) {
   if (nnz > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
     throw InvalidArgument("generated matrix: nnz = " + std::to_string(nnz) + " does not fit a " +
                           std::to_string(8 * sizeof(Offset)) + "-bit row_ptr offset");
-  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", static_cast<std::size_t>(rows) + 1);
+  A.row_ptr = detail::host_array<Offset>("pspmv::row_ptr", std::int64_t{rows} + 1);
+  A.row_ptr(0) = 0;
   nnz = 0;
   for (std::int32_t i = 0; i < rows; ++i) {
     nnz += len_of_row(i);
     A.row_ptr(i + 1) = static_cast<Offset>(nnz);
   }
-  A.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), nnz);
-  A.values = Kokkos::View<Value*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), nnz);
+  A.col_idx = detail::host_array<std::int32_t>("pspmv::col_idx", nnz);
+  A.values = detail::host_array<Value>("pspmv::values", nnz);
   Kokkos::parallel_for(
       "pspmv::generate_banded", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, rows),
       [&](const std::int32_t i) {
@@ -158,7 +157,8 @@ HostCsr<Value, Offset> generate_stencil(std::int64_t nx, std::int64_t ny, std::i
   };
   HostCsr<Value, Offset> A;
   A.nrows = A.ncols = static_cast<std::int32_t>(n);
-  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", static_cast<std::size_t>(n) + 1);
+  A.row_ptr = detail::host_array<Offset>("pspmv::row_ptr", n + 1);
+  A.row_ptr(0) = 0;
   Kokkos::parallel_for(
       "pspmv::generate_stencil_count", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
       [&](const std::int64_t r) {
@@ -169,9 +169,8 @@ HostCsr<Value, Offset> generate_stencil(std::int64_t nx, std::int64_t ny, std::i
   Kokkos::fence();
   for (std::int64_t r = 0; r < n; ++r) A.row_ptr(r + 1) += A.row_ptr(r);
   const std::int64_t nnz = static_cast<std::int64_t>(A.row_ptr(n));
-  A.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), nnz);
-  A.values = Kokkos::View<Value*, Kokkos::HostSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), nnz);
+  A.col_idx = detail::host_array<std::int32_t>("pspmv::col_idx", nnz);
+  A.values = detail::host_array<Value>("pspmv::values", nnz);
   Kokkos::parallel_for(
       "pspmv::generate_stencil", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n),
       [&](const std::int64_t r) {
@@ -266,11 +265,10 @@ HostCsr<Value, Offset> generate_tiled(const HostCsr<Value, BaseOffset>& base, st
   HostCsr<Value, Offset> A;
   A.nrows = static_cast<std::int32_t>(rows);
   A.ncols = static_cast<std::int32_t>(cols);
-  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", rows + 1);
-  A.col_idx = Kokkos::View<std::int32_t*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), nnz);
-  A.values = Kokkos::View<Value*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), nnz);
+  A.row_ptr = detail::host_array<Offset>("pspmv::row_ptr", rows + 1);
+  A.row_ptr(0) = 0;
+  A.col_idx = detail::host_array<std::int32_t>("pspmv::col_idx", nnz);
+  A.values = detail::host_array<Value>("pspmv::values", nnz);
   const std::int64_t bn = base.nnz();
   Kokkos::parallel_for(
       "pspmv::generate_tiled", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, copies),

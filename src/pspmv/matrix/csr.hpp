@@ -245,9 +245,9 @@ CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> make_csr(
   CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> A;
   A.nrows = nrows;
   A.ncols = ncols;
-  A.row_ptr = Kokkos::View<Offset*, Kokkos::HostSpace>("pspmv::row_ptr", row_ptr.size());
-  A.col_idx = Kokkos::View<Ordinal*, Kokkos::HostSpace>("pspmv::col_idx", col_idx.size());
-  A.values = Kokkos::View<Value*, Kokkos::HostSpace>("pspmv::values", values.size());
+  A.row_ptr = detail::host_array<Offset>("pspmv::row_ptr", static_cast<std::int64_t>(row_ptr.size()));
+  A.col_idx = detail::host_array<Ordinal>("pspmv::col_idx", static_cast<std::int64_t>(col_idx.size()));
+  A.values = detail::host_array<Value>("pspmv::values", static_cast<std::int64_t>(values.size()));
   std::copy(row_ptr.begin(), row_ptr.end(), A.row_ptr.data());
   std::copy(col_idx.begin(), col_idx.end(), A.col_idx.data());
   std::copy(values.begin(), values.end(), A.values.data());
@@ -265,12 +265,16 @@ CsrMatrix<Value, Offset, Ordinal, DstSpace> copy_to(const ExecSpace& space,
   CsrMatrix<Value, Offset, Ordinal, DstSpace> B;
   B.nrows = A.nrows;
   B.ncols = A.ncols;
-  B.row_ptr = Kokkos::View<Offset*, DstSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
-  B.col_idx = Kokkos::View<Ordinal*, DstSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::col_idx"), A.col_idx.extent(0));
-  B.values = Kokkos::View<Value*, DstSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
+  const auto array = [](auto* type, const char* label, std::size_t n) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    if constexpr (std::is_same<DstSpace, Kokkos::HostSpace>::value)
+      return detail::host_array<T>(label, static_cast<std::int64_t>(n));  // huge pages advised
+    else
+      return Kokkos::View<T*, DstSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+  };
+  B.row_ptr = array(static_cast<Offset*>(nullptr), "pspmv::row_ptr", A.row_ptr.extent(0));
+  B.col_idx = array(static_cast<Ordinal*>(nullptr), "pspmv::col_idx", A.col_idx.extent(0));
+  B.values = array(static_cast<Value*>(nullptr), "pspmv::values", A.values.extent(0));
   Kokkos::deep_copy(space, B.row_ptr, A.row_ptr);
   Kokkos::deep_copy(space, B.col_idx, A.col_idx);
   Kokkos::deep_copy(space, B.values, A.values);
@@ -300,8 +304,7 @@ CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
   if constexpr (std::is_same<Offset, Offset2>::value) {
     B.row_ptr = A.row_ptr;
   } else {
-    B.row_ptr = Kokkos::View<Offset2*, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::row_ptr"), A.row_ptr.extent(0));
+    B.row_ptr = detail::host_array<Offset2>("pspmv::row_ptr", static_cast<std::int64_t>(A.row_ptr.extent(0)));
     const Offset* from = A.row_ptr.data();
     Offset2* to = B.row_ptr.data();
     detail::for_pieces("pspmv::convert_row_ptr", static_cast<std::int64_t>(A.row_ptr.extent(0)), detail::host_piece,
@@ -313,8 +316,7 @@ CsrMatrix<Value2, Offset2, Ordinal, Kokkos::HostSpace> convert(
   if constexpr (std::is_same<Value, Value2>::value) {
     B.values = A.values;
   } else {
-    B.values = Kokkos::View<Value2*, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pspmv::values"), A.values.extent(0));
+    B.values = detail::host_array<Value2>("pspmv::values", static_cast<std::int64_t>(A.values.extent(0)));
     const Value* from = A.values.data();
     Value2* to = B.values.data();
     const std::int64_t n = static_cast<std::int64_t>(A.values.extent(0));

@@ -10,12 +10,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+
+#include "pspmv/errors.hpp"
 
 namespace pspmv {
 namespace detail {
@@ -29,6 +32,22 @@ constexpr std::int64_t host_piece = std::int64_t{1} << 16;
 /// Bytes from which a host array of analyze() asks for huge pages (advise_huge_pages).
 constexpr std::size_t huge_page_min_bytes = std::size_t{8} << 20;
 
+/// Whether advise_huge_pages() advises: the environment variable PSPMV_HUGE_PAGES unset, "on" or
+/// "1": yes; "off" or "0": no (the arrays stay on the pages the kernel's mode gives unadvised
+/// memory: 4 KiB where it is "madvise"; for measuring what the pages change). Read once.
+/// @throws InvalidArgument naming the variable for any other value.
+inline bool huge_pages_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("PSPMV_HUGE_PAGES");
+    if (v == nullptr) return true;
+    const std::string s = v;
+    if (s == "on" || s == "1") return true;
+    if (s == "off" || s == "0") return false;
+    throw InvalidArgument("environment variable PSPMV_HUGE_PAGES is '" + s + "': expected on, off, 1 or 0");
+  }();
+  return on;
+}
+
 /// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge
 /// pages (Linux madvise(MADV_HUGEPAGE), which takes effect where THP is "madvise" or
 /// "always"), for arrays of at least huge_page_min_bytes, before anything touches them. The
@@ -36,11 +55,13 @@ constexpr std::size_t huge_page_min_bytes = std::size_t{8} << 20;
 /// a fault costs microseconds: on the H200 machine's host the SELL order and conversion paid
 /// for it (perf/results/h200.md, "Analysis in multiplies"). 2 MiB is the huge page of x86-64 and
 /// of arm64 with 4 KiB pages; elsewhere, or where the kernel declines, nothing changes (the
-/// advice is only advice: no error).
+/// advice is only advice: no error). pspmv allocates every host array of that size this way: the
+/// analysis's, a plan's own matrix, and the matrices its readers, generators and conversions
+/// return (host_array), so that a plan sharing such a matrix reads it on huge pages too.
 inline void advise_huge_pages(void* p, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  if (p == nullptr || bytes < huge_page_min_bytes) return;
+  if (p == nullptr || bytes < huge_page_min_bytes || !huge_pages_enabled()) return;
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t b = (a + huge - 1) & ~(huge - 1), e = (a + bytes) & ~(huge - 1);
   if (e > b) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);

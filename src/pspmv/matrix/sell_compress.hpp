@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "pspmv/matrix/sell.hpp"
 
@@ -164,6 +165,10 @@ void compress_columns(const ExecSpace& space, SellMatrix<Value, Mem>& S) {
   space.fence();
   Kokkos::View<std::uint16_t*, Mem> off(uninit("pspmv::sell_col_off"), total[0]);
   Kokkos::View<std::int32_t*, Mem> wide_col(uninit("pspmv::sell_col_idx"), total[1]);
+  if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value) {  // before the pass below touches them
+    detail::advise_huge_pages(off.data(), off.extent(0) * sizeof(std::uint16_t));
+    detail::advise_huge_pages(wide_col.data(), wide_col.extent(0) * sizeof(std::int32_t));
+  }
   Kokkos::parallel_for(
       "pspmv::sell_compress", Range(space, 0, nslices), KOKKOS_LAMBDA(const std::int64_t s) {
         const std::int64_t b = base(s), n = C * width(s), from = sptr(s), to = off_ptr(s);

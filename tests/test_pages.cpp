@@ -1,0 +1,98 @@
+// The pages of the host arrays pspmv allocates: every array of detail::huge_page_min_bytes or
+// more asks for transparent huge pages before its first touch (detail::advise_huge_pages). The
+// kernel marks a mapping so advised with "hg" among its VmFlags in /proc/self/smaps, whatever
+// its transparent_hugepage mode, so the advice is checked there, array by array, at an entry
+// in the middle of each (the advice covers the whole 2 MiB pages inside the array).
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test_util.hpp"
+
+namespace {
+
+/// The VmFlags of the mapping of /proc/self/smaps that holds `p` ("" where none does).
+std::string vm_flags_of(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    const auto dash = line.find('-');
+    const auto space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space &&
+        line.find_first_not_of("0123456789abcdef") == dash) {  // a mapping's first line: start-end perms ...
+      const std::uintptr_t begin = std::stoull(line.substr(0, dash), nullptr, 16);
+      const std::uintptr_t end = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      inside = begin <= a && a < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line.substr(8) + " ";
+    }
+  }
+  return "";
+}
+
+/// Whether the mapping that holds entry n / 2 of `v` is advised for huge pages.
+template <class View>
+bool advised(const View& v) {
+  return vm_flags_of(v.data() + v.extent(0) / 2).find(" hg ") != std::string::npos;
+}
+
+bool has_transparent_huge_pages() {
+#if defined(__linux__)
+  return static_cast<bool>(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"));
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+TEST(HostPages, LargeArraysThatPspmvAllocatesAreAdvised) {
+  if (!has_transparent_huge_pages()) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  if (!pspmv::detail::huge_pages_enabled()) GTEST_SKIP() << "PSPMV_HUGE_PAGES turns the advice off";
+  constexpr std::size_t min_bytes = pspmv::detail::huge_page_min_bytes;
+  // A 27-point stencil on 48^3 points: 2.9M entries, 11 MiB of columns, 23 MiB of values.
+  const auto A = pspmv::generate_stencil<double, std::int64_t>(48, 48, 48, 27);
+  ASSERT_GE(A.col_idx.extent(0) * sizeof(std::int32_t), min_bytes);
+  EXPECT_TRUE(advised(A.col_idx)) << "generate_stencil's columns";
+  EXPECT_TRUE(advised(A.values)) << "generate_stencil's values";
+  const auto F = pspmv::convert<float, std::int64_t>(A);
+  EXPECT_TRUE(advised(F.values)) << "convert's float values";
+  const auto B = pspmv::copy_to<Kokkos::HostSpace>(A);
+  EXPECT_TRUE(advised(B.col_idx)) << "copy_to's columns";
+  EXPECT_TRUE(advised(B.values)) << "copy_to's values";
+  const auto S = pspmv::csr_to_sell(A, 8, 256, 0, false);
+  EXPECT_TRUE(advised(S.values)) << "csr_to_sell's values";
+
+  // Rows of 8 entries within 1,000 columns of the diagonal at random: no slice is diagonal and
+  // every one spans fewer than 65,536 columns, so compress_columns stores 16-bit offsets, 9 MiB.
+  const std::int32_t n = 600000;
+  std::vector<std::int64_t> rp(1, 0);
+  std::vector<std::int32_t> ci;
+  std::vector<double> v;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::int32_t> near(-1000, 1000);
+  for (std::int32_t i = 0; i < n; ++i) {
+    std::vector<std::int32_t> row;
+    while (row.size() < 8) {
+      const std::int32_t c = std::min(n - 1, std::max(0, i + near(rng)));
+      if (std::find(row.begin(), row.end(), c) == row.end()) row.push_back(c);
+    }
+    std::sort(row.begin(), row.end());
+    for (const std::int32_t c : row) {
+      ci.push_back(c);
+      v.push_back(1.0);
+    }
+    rp.push_back(static_cast<std::int64_t>(ci.size()));
+  }
+  const auto N = pspmv::make_csr<double, std::int64_t>(n, n, rp, ci, v);
+  EXPECT_TRUE(advised(N.col_idx)) << "make_csr's columns";
+  EXPECT_TRUE(advised(N.values)) << "make_csr's values";
+  auto C = pspmv::csr_to_sell(N, 8, 256, 0, false);
+  pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), C);
+  ASSERT_TRUE(C.compressed);
+  ASSERT_GE(C.col_off.extent(0) * sizeof(std::uint16_t), min_bytes);
+  EXPECT_TRUE(advised(C.col_off)) << "compress_columns' 16-bit offsets";
+}
