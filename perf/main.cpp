@@ -9,6 +9,9 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "command.hpp"
 #include "pspmv/matrix/host_parallel.hpp"
@@ -44,6 +47,15 @@ void bind_threads_by_default(char** argv) {
 
 int main(int argc, char** argv) {
   bind_threads_by_default(argv);
+#if defined(__GLIBC__)
+  // Every allocation of detail::huge_page_min_bytes or more a fresh mapping, never memory of
+  // glibc's heap that an earlier array touched: glibc otherwise raises its mmap threshold to
+  // the size of a freed mapping (up to 32 MiB), and an array of that size or less then comes
+  // from the heap, where the huge-page advice arrives after the first touch and changes
+  // nothing. So the tool's x, y and matrices, and every library's large copies, are on the
+  // pages their advice (or its absence) gives, in every process alike.
+  (void)mallopt(M_MMAP_THRESHOLD, static_cast<int>(pspmv::detail::huge_page_min_bytes));
+#endif
   // Kokkos' own flags (--kokkos-threads=N, --kokkos-device-id=N, --kokkos-help, ...) go to
   // Kokkos::initialize; every other word to the tool's parser.
   std::vector<char*> tool_args{argv[0]}, kokkos_args{argv[0]};

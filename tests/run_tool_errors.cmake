@@ -37,9 +37,19 @@ endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env PSPMV_HUGE_PAGES=sometimes "${TOOL}" bench --gen even:4096 --no-peers
                         --reps 1 --json "${WORK}/pages.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "PSPMV_HUGE_PAGES is 'sometimes': expected on, off, 1 or 0" OR
-   EXISTS "${WORK}/pages.json")
-  message(FATAL_ERROR "PSPMV_HUGE_PAGES=sometimes pspmv bench: exit ${rc}:
-${err}")
+   EXISTS "${WORK}/pages.json" OR NOT out STREQUAL "")
+  message(FATAL_ERROR "PSPMV_HUGE_PAGES=sometimes pspmv bench: exit ${rc}:\n${out}${err}")
+endif()
+# PSPMV_HUGE_PAGES=off is taken, and the record says the advice was off.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PSPMV_HUGE_PAGES=off "${TOOL}" bench --gen even:4096 --no-peers
+                        --reps 1 --json "${WORK}/pages.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "PSPMV_HUGE_PAGES=off pspmv bench: exit ${rc}:\n${err}")
+endif()
+file(READ "${WORK}/pages.json" json)
+string(JSON advice ERROR_VARIABLE e GET "${json}" context pages pspmv_advice)
+if(e OR NOT advice STREQUAL "off")
+  message(FATAL_ERROR "PSPMV_HUGE_PAGES=off: context.pages.pspmv_advice is '${advice}' ${e}")
 endif()
 
 # Two specs after one --gen: the second is a FILE that does not exist, and the error says why.

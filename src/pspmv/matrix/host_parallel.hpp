@@ -55,9 +55,11 @@ inline bool huge_pages_enabled() {
 /// a fault costs microseconds: on the H200 machine's host the SELL order and conversion paid
 /// for it (perf/results/h200.md, "Analysis in multiplies"). 2 MiB is the huge page of x86-64 and
 /// of arm64 with 4 KiB pages; elsewhere, or where the kernel declines, nothing changes (the
-/// advice is only advice: no error). pspmv allocates every host array of that size this way: the
-/// analysis's, a plan's own matrix, and the matrices its readers, generators and conversions
-/// return (host_array), so that a plan sharing such a matrix reads it on huge pages too.
+/// advice is only advice: no error). It changes only memory not touched yet: a fresh mapping,
+/// not glibc heap memory that an earlier array used (docs/design.md). The analysis's arrays, a
+/// SELL plan's matrix, a CSR plan's copy and the matrices the readers, generators and
+/// conversions return are allocated this way (host_array), so that a plan sharing such a
+/// matrix reads it on the same pages as its own.
 inline void advise_huge_pages(void* p, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
