@@ -248,9 +248,14 @@ CsrMatrix<Value, Offset, Ordinal, Kokkos::HostSpace> make_csr(
   A.row_ptr = detail::host_array<Offset>("pspmv::row_ptr", static_cast<std::int64_t>(row_ptr.size()));
   A.col_idx = detail::host_array<Ordinal>("pspmv::col_idx", static_cast<std::int64_t>(col_idx.size()));
   A.values = detail::host_array<Value>("pspmv::values", static_cast<std::int64_t>(values.size()));
-  std::copy(row_ptr.begin(), row_ptr.end(), A.row_ptr.data());
-  std::copy(col_idx.begin(), col_idx.end(), A.col_idx.data());
-  std::copy(values.begin(), values.end(), A.values.data());
+  // Copied by the host threads in pieces, so that each page is first touched by one of them
+  // (spread over the threads, as on a host of several NUMA nodes a plan's threads read it).
+  detail::parallel_copy("pspmv::make_csr_row_ptr", row_ptr.data(), static_cast<std::int64_t>(row_ptr.size()),
+                        A.row_ptr.data());
+  detail::parallel_copy("pspmv::make_csr_col_idx", col_idx.data(), static_cast<std::int64_t>(col_idx.size()),
+                        A.col_idx.data());
+  detail::parallel_copy("pspmv::make_csr_values", values.data(), static_cast<std::int64_t>(values.size()),
+                        A.values.data());
   if (row_ptr.empty()) throw DimensionError("row_ptr length (nrows + 1)", nrows + 1, 0);
   validate(A);
   return A;

@@ -97,6 +97,15 @@ void for_pieces(const char* label, std::int64_t n, std::int64_t piece, const F& 
   HostExec().fence();
 }
 
+/// to[k] = from[k] for k < n, in pieces on the host threads (each page of `to` first touched by
+/// the thread that copies it).
+template <class T>
+void parallel_copy(const char* label, const T* from, std::int64_t n, T* to) {
+  for_pieces(label, n, host_piece, [&](std::int64_t, std::int64_t b, std::int64_t e) {
+    for (std::int64_t k = b; k < e; ++k) to[k] = from[k];
+  });
+}
+
 /// Calls f(i) for every i in [0, n), in parallel on the host; returns when done.
 template <class F>
 void for_each_index(const char* label, std::int64_t n, const F& f) {
