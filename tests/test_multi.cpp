@@ -90,7 +90,7 @@ class MultiTest : public ConfigTest<Cfg> {
       for (std::int32_t i = 0; i < A.nrows; ++i) got[q][i] = static_cast<double>(hy(i, q));
   }
 
-  /// Where a space runs a thread per row and column for LayoutRight (ExecTraits::
+  /// Where a space runs a thread per row and W columns for LayoutRight (ExecTraits::
   /// multi_column_lanes: thread-per-row plans under static_chunks and nnz_balanced), that
   /// kernel ("...::multi::lanes") runs for LayoutRight on a plan with entries and not for
   /// LayoutLeft, and its Y is the K-sum kernel's of LayoutLeft bit for bit: each column's sum
@@ -125,7 +125,7 @@ class MultiTest : public ConfigTest<Cfg> {
         for (int q = 0; q < k; ++q)
           for (std::int32_t i = 0; i < A.nrows; ++i)
             ASSERT_EQ(right[q][i], left[q][i]) << what << " [" << plan.describe() << "] k=" << k << " column " << q
-                                               << " row " << i << ": LayoutRight (a thread per row and column) "
+                                               << " row " << i << ": LayoutRight (a thread per row and W columns) "
                                                << "against LayoutLeft (a thread per row)";
       }
     }
@@ -295,6 +295,60 @@ TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {
   this->check_plan(from_rows<V, O>(64, 64, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "nnz0");
   this->check_plan(from_rows<V, O>(9, 0, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "9x0");
   this->check_plan(from_rows<V, O>(0, 9, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "0x9");
+}
+
+// X and Y as 8 adjacent columns of wider LayoutRight multivectors (rows 8 to 12 values apart,
+// the block's first column at 0 to 4): on a GPU a thread of the lanes kernel loads a run of X's
+// columns only where every run stays aligned, else one column (multi_launch.hpp); each column
+// against the reference and the columns beside the block untouched, CSR and SELL.
+TYPED_TEST(MultiTest, ColumnBlocksOfWiderMultivectors) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using PlanT = typename TestFixture::PlanT;
+  using Mem = typename PlanT::memory_space;
+  const auto A = rows_mixed<typename TestFixture::MValue, O>(301, 517);
+  const int k = 8;
+  for (const auto format : {pspmv::Format::csr, pspmv::Format::sell}) {
+    pspmv::AnalyzeOptions opt;
+    opt.format = format;
+    opt.mapping = pspmv::Mapping::thread_per_row;
+    opt.schedule = pspmv::Schedule::static_chunks;
+    const PlanT plan = analyze_for<PlanT>(A, opt);
+    for (const auto& [first, width] : {std::pair{0, 8}, std::pair{1, 9}, std::pair{2, 10}, std::pair{4, 12}}) {
+      const std::string what = pspmv::to_string(format) + " columns [" + std::to_string(first) + ", " +
+                               std::to_string(first + k) + ") of " + std::to_string(width);
+      Kokkos::View<V**, Kokkos::LayoutRight, Mem> Xw("Xw", A.ncols, width), Yw("Yw", A.nrows, width);
+      auto hx = Kokkos::create_mirror_view(Xw);
+      auto hy = Kokkos::create_mirror_view(Yw);
+      std::vector<std::vector<double>> xs(k, std::vector<double>(A.ncols)), ys(k, std::vector<double>(A.nrows));
+      for (int q = 0; q < width; ++q) {
+        for (std::int32_t j = 0; j < A.ncols; ++j) hx(j, q) = static_cast<V>(TestFixture::x_value(j, q));
+        for (std::int32_t i = 0; i < A.nrows; ++i) hy(i, q) = static_cast<V>(TestFixture::y0_value(i, q, 2.0));
+      }
+      for (int q = 0; q < k; ++q) {
+        for (std::int32_t j = 0; j < A.ncols; ++j) xs[q][j] = static_cast<double>(hx(j, first + q));
+        for (std::int32_t i = 0; i < A.nrows; ++i) ys[q][i] = static_cast<double>(hy(i, first + q));
+      }
+      const auto before = Kokkos::create_mirror(Yw);
+      Kokkos::deep_copy(before, hy);
+      Kokkos::deep_copy(Xw, hx);
+      Kokkos::deep_copy(Yw, hy);
+      const auto cols = std::pair<int, int>(first, first + k);
+      plan.multiply(V(-0.5), Kokkos::subview(Xw, Kokkos::ALL, cols), V(2), Kokkos::subview(Yw, Kokkos::ALL, cols));
+      Kokkos::fence();
+      Kokkos::deep_copy(hy, Yw);
+      for (int q = 0; q < k; ++q) {
+        std::vector<double> got(A.nrows);
+        for (std::int32_t i = 0; i < A.nrows; ++i) got[i] = static_cast<double>(hy(i, first + q));
+        const auto ref = pspmv::reference::spmv(A, -0.5, xs[q], 2.0, ys[q]);
+        ASSERT_TRUE(matches_reference<V>(A, got, ref)) << what << " [" << plan.describe() << "] column " << q;
+      }
+      for (int q = 0; q < width; ++q)
+        if (q < first || q >= first + k)
+          for (std::int32_t i = 0; i < A.nrows; ++i)
+            ASSERT_EQ(hy(i, q), before(i, q)) << what << ": column " << q << " (outside the block) written, row " << i;
+    }
+  }
 }
 
 TYPED_TEST(MultiTest, AlphaZeroOnlyScalesAndZeroColumns) {

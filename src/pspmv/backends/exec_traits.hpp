@@ -172,6 +172,9 @@ struct ExecTraits {
   /// A several-vector multiply keeps a thread per row with its K sums in SIMD registers (no
   /// thread per row and column: detail::MultiColumnLanes).
   static constexpr bool multi_column_lanes = false;
+  /// Unused on a host (see the GPU's).
+  static constexpr int multi_lane_row_threads_csr = 0;
+  static constexpr int multi_lane_columns_sell = 1;
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -250,6 +253,16 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Thread-per-row several-vector plans with LayoutRight X and Y run a thread per row and column
   /// (detail::MultiColumnLanes): the K threads of a row read X(c, .) as one coalesced load.
   static constexpr bool multi_column_lanes = true;
+  /// How many adjacent columns of a block a thread of MultiColumnLanes takes where the block's
+  /// columns allow it (detail::multi_lane_width, launch_multi_block), its X values at an entry
+  /// one load: over SELL 4 (at most K: a thread per row at K <= 4, 2 threads a row at K = 8);
+  /// over CSR as many as leave each row 4 threads (2 at K = 8, 1 below), whose loads of the
+  /// row's entries then stay shared by 4 threads. On the H100 (k = 2, 4 and 8, f64 and f32, the
+  /// lesson's pair at 16,777,216 rows and stencil27:120; docs/selection.md) SELL ran 1.05-3.02x
+  /// faster so than with a column a thread, CSR at K = 8 1.01-1.28x; a thread per CSR row (2
+  /// columns at K = 2) ran 0.37-0.54x as fast on the even matrix in f64 and on the stencil.
+  static constexpr int multi_lane_row_threads_csr = 4;
+  static constexpr int multi_lane_columns_sell = 4;
 };
 #endif
 

@@ -6,9 +6,9 @@
 ///
 /// A launch computes a block of K columns (K in 2, 4, 8, 16: a compile-time bucket, so that
 /// the K sums of a row live in registers): each matrix entry is read once and multiplied into
-/// K sums; on a GPU with LayoutRight, K threads of a warp share the entry instead, one sum each
-/// (MultiColumnLanes). A block of nk < K columns (k = 3 runs in the K = 4 bucket, a single strided column
-/// in the K = 2 one) repeats its last column
+/// K sums; on a GPU with LayoutRight, K / W threads of a warp share the entry instead, W sums
+/// each, their W values of X one load (MultiColumnLanes). A block of nk < K columns (k = 3 runs
+/// in the K = 4 bucket, a single strided column in the K = 2 one) repeats its last column
 /// in the spare sums and stores only nk; more than ExecTraits::multi_columns (16 on a host, 8 on
 /// a GPU) take several blocks, each a pass over the matrix. Each column's sum adds a row's
 /// entries in the order of the one-vector
@@ -72,7 +72,9 @@ struct MultiBase {
   bool y_full = false;     ///< Y's columns adjacent and nk == K: Y(i, .) written as one contiguous run
   int col0 = 0;            ///< first column of the block
   int nk = K;              ///< columns of the block (1 <= nk <= K)
-  int lane_col = 0;        ///< under MultiColumnLanes (K = 1): this column's slot in a piece's sums
+  int lane_col = 0;        ///< under MultiColumnLanes: this thread's first column's slot in a piece's sums
+  bool lane_pack = false;  ///< under MultiColumnLanes: X read through gather_pack (K values per load)
+  static constexpr int width = K;
 
   /// s(q) += v * X(c, col0 + q) for the K sums (the spare ones repeat the last column).
   /// x_full: K contiguous loads and K multiply-adds with no per-column select, which the host
@@ -93,20 +95,56 @@ struct MultiBase {
       for (int q = 0; q < K; ++q) s.v[q] += v * X(c, col0 + (q < nk ? q : last));
     }
   }
-  /// Column col0 of X as gather_dot's x: MultiSellViews::row for one column (K = 1, under
-  /// MultiColumnLanes) loads ExecTraits::gather_unroll entries before it gathers x, as the
-  /// one-vector kernels do. A slice's entry j + 1 lies C entries past entry j, a new 32-byte
-  /// sector for each warp of 4 rows, so one entry at a time waits on memory at every step; on
-  /// the H200 (k = 8, f64) the SELL plans of skewed:16777216 and stencil27:120 ran 2.25x and 1.18x
-  /// faster so, even:16777216's 0.77x (docs/selection.md). A CSR row's entries are
-  /// contiguous: MultiCsrThreadPerRow keeps its loop (gather_dot ran its k = 8 0.71-1.07x).
-  struct XColumn {
-    const Value* p;
-    std::int64_t ld;
-    KOKKOS_INLINE_FUNCTION Value operator()(const std::int32_t c) const { return p[c * ld]; }
+  /// K adjacent values of X (a row's entries in the columns col0 .. col0 + K - 1), aligned to
+  /// their size so that a GPU thread loads them as one run (one 128-bit load for 2 doubles or 4
+  /// floats, two for 4 doubles).
+  struct alignas(sizeof(Value) * K) XPack {
+    Value v[K];
   };
-  KOKKOS_INLINE_FUNCTION XColumn x_column() const {
-    return XColumn{X.data() + col0, static_cast<std::int64_t>(X.stride(0))};
+  /// The K sums of a row's entries first, first + stride, ... < end under MultiColumnLanes
+  /// (lane_pack: this thread's K adjacent columns of a LayoutRight block, X(c, col0) aligned to
+  /// XPack): U entries' values and columns loaded, then their U runs of X gathered, one XPack
+  /// each. With U > 1 a SELL row's next entry, C entries further and a new 32-byte sector for
+  /// each warp, is in flight with the others (the one-vector kernels' gather_dot, whose loop this
+  /// is for K sums); on the H200 (k = 8, f64, K = 1) the SELL plans of skewed:16777216 and
+  /// stencil27:120 ran 2.25x and 1.18x faster so, even:16777216's 0.77x (docs/selection.md). A
+  /// CSR row's entries are contiguous: MultiCsrThreadPerRow takes them one at a time (U = 1;
+  /// 4 ahead ran its k = 8 0.71-1.07x). Each column's sum adds the entries in entry order with
+  /// add()'s products: the K-sum kernel's Y.
+  template <int U, class ValuesAt, class ColumnAt>
+  KOKKOS_INLINE_FUNCTION void gather_pack(sum_type& s, const ValuesAt& values, const ColumnAt& column,
+                                          std::int64_t k, const std::int64_t end, const std::int64_t stride) const {
+    const XPack* xp = reinterpret_cast<const XPack*>(X.data() + col0);
+    const std::int64_t ld = static_cast<std::int64_t>(X.stride(0)) / K;
+    for (; k + (U - 1) * stride < end; k += U * stride) {
+      std::int32_t c[U];
+      Value v[U];
+      for (int u = 0; u < U; ++u) {
+        c[u] = column(k + u * stride);
+        v[u] = values(k + u * stride);
+      }
+      for (int u = 0; u < U; ++u) {
+        const XPack x = xp[static_cast<std::int64_t>(c[u]) * ld];
+        for (int q = 0; q < K; ++q) s.v[q] += v[u] * x.v[q];
+      }
+    }
+    if constexpr (U > 1) {
+      // The last, partial group with its loads issued together (gather_dot's tail).
+      if (k < end) {
+        std::int32_t c[U];
+        Value v[U];
+        for (int u = 0; u < U; ++u) {
+          const bool in = k + u * stride < end;
+          c[u] = in ? column(k + u * stride) : 0;
+          v[u] = in ? Value(values(k + u * stride)) : Value(0);
+        }
+        for (int u = 0; u < U; ++u)
+          if (k + u * stride < end) {
+            const XPack x = xp[static_cast<std::int64_t>(c[u]) * ld];
+            for (int q = 0; q < K; ++q) s.v[q] += v[u] * x.v[q];
+          }
+      }
+    }
   }
   /// add() with x_full known at compile time (Full: the contiguous form; else add()).
   template <bool Full>
@@ -163,7 +201,12 @@ struct MultiCsrThreadPerRow : MultiBase<ExecSpace, Value, K> {
   KOKKOS_INLINE_FUNCTION void row(const std::int32_t i) const {
     typename MultiCsrThreadPerRow::sum_type s;
     const std::int64_t end = row_ptr(i + 1);
-    for (std::int64_t k = row_ptr(i); k < end; ++k) this->add(s, values(k), col_idx(k));
+    bool lanes = false;  // under MultiColumnLanes
+    if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) lanes = K == 1 || this->lane_pack;
+    if (lanes)
+      this->template gather_pack<1>(s, values, col_idx, row_ptr(i), end, 1);
+    else
+      for (std::int64_t k = row_ptr(i); k < end; ++k) this->add(s, values(k), col_idx(k));
     this->store(i, s);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t i) const { row(i); }
@@ -236,26 +279,27 @@ struct MultiSellViews : MultiBase<ExecSpace, Value, K> {
     if (len < 0) return;  // a long row: MultiSellLongRows or MultiSellCombinePieces
     sum_type sum;
     const std::int64_t n = static_cast<std::int64_t>(len) * C;
-    if constexpr (K == 1) {  // MultiColumnLanes: SellViews::row's loads through gather_dot
-      constexpr int U = ExecTraits<ExecSpace>::gather_unroll;
-      const auto x = this->x_column();
-      if (compressed) {
-        const PointerAt<MValue> v{values.data() + base};
-        const std::int32_t first = col_base(s);
-        if (first >= 0)
-          sum.v[0] = gather_dot<U, Value>(v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first}, x,
+    if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) {
+      if (K == 1 || this->lane_pack) {  // MultiColumnLanes: SellViews::row's loads, K columns a thread
+        constexpr int U = ExecTraits<ExecSpace>::gather_unroll;
+        if (compressed) {
+          const PointerAt<MValue> v{values.data() + base};
+          const std::int32_t first = col_base(s);
+          if (first >= 0)
+            this->template gather_pack<U>(sum, v, OffsetColumns{col_off.data() + off_ptr(s) + lane, first},
                                           std::int64_t{0}, n, C);
-        else if (first == sell_diagonal_slice)
-          sum.v[0] = gather_dot<U, Value>(v, DiagonalColumns{col_idx.data() + off_ptr(s), perm(p), log2_c}, x,
+          else if (first == sell_diagonal_slice)
+            this->template gather_pack<U>(sum, v, DiagonalColumns{col_idx.data() + off_ptr(s), perm(p), log2_c},
                                           std::int64_t{0}, n, C);
-        else
-          sum.v[0] = gather_dot<U, Value>(v, PointerAt<std::int32_t>{col_idx.data() + off_ptr(s) + lane}, x,
+          else
+            this->template gather_pack<U>(sum, v, PointerAt<std::int32_t>{col_idx.data() + off_ptr(s) + lane},
                                           std::int64_t{0}, n, C);
-      } else {
-        sum.v[0] = gather_dot<U, Value>(values, col_idx, x, base, base + n, C);
+        } else {
+          this->template gather_pack<U>(sum, values, col_idx, base, base + n, C);
+        }
+        finish(p, sum);
+        return;
       }
-      finish(p, sum);
-      return;
     }
     if (compressed) {
       const std::int32_t first = col_base(s);
@@ -479,31 +523,34 @@ struct MultiSellCombinePieces : MultiBase<ExecSpace, Value, K> {
 };
 
 /// Several vectors with X's and Y's columns adjacent (LayoutRight) on a GPU: a thread per row and
-/// column of the block, the K threads of a row next to each other in a warp. A row's entry is
-/// loaded once for its K threads (one address), the K values of X(c, .) it multiplies are one
-/// coalesced load and Y(i, .) one coalesced store, where a thread that owns a row and K sums
+/// W adjacent columns of the block (W = Inner::width), the K / W threads of a row next to each
+/// other in a warp. A row's entry is loaded once for its threads (one address), the K values of
+/// X(c, .) it multiplies are one coalesced load, a run of W per thread (MultiBase::gather_pack),
+/// and Y(i, .) one coalesced store, where a thread that owns a row and K sums
 /// (MultiCsrThreadPerRow, MultiSellRowPerThread) issues K loads per entry, each touching as many
-/// rows of X as the warp has threads. Inner is that kernel for one column (K = 1): work item t is
-/// Inner's item t / K (a row, a position or a block, as the schedule gives them) in column t % K;
-/// the columns from nk on are idle. Each column's sum takes the row's entries in entry order, as
-/// in the K-sum kernel: the same additions, so the same Y.
+/// rows of X as the warp has threads. Inner is that kernel for W columns (lane_pack): work item
+/// t is Inner's item t / (K / W) (a row, a position or a block, as the schedule gives them) in
+/// columns W (t % (K / W)) onwards; the groups from `lanes` on are idle. Each column's sum takes
+/// the row's entries in entry order, as in the K-sum kernel: the same additions, so the same Y.
 template <class Inner, int K>
 struct MultiColumnLanes : Inner {
-  int lanes = K;  ///< the block's columns (nk of the K-sum kernel)
+  static constexpr int groups = K / Inner::width;
+  static_assert(groups * Inner::width == K, "MultiColumnLanes: W divides K");
+  int lanes = groups;  ///< the groups of W columns the block fills
 
-  KOKKOS_INLINE_FUNCTION Inner column(const int q) const {
+  KOKKOS_INLINE_FUNCTION Inner column(const int g) const {
     Inner f = *this;
-    f.col0 += q;
-    f.lane_col = q;
+    f.col0 += g * Inner::width;
+    f.lane_col = g * Inner::width;
     return f;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const RowsTag, const std::int32_t t) const {
-    const int q = t % K;
-    if (q < lanes) column(q)(RowsTag(), t / K);
+    const int g = t % groups;
+    if (g < lanes) column(g)(RowsTag(), t / groups);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t t) const {
-    const int q = t % K;
-    if (q < lanes) column(q)(BlocksTag(), t / K);
+    const int g = t % groups;
+    if (g < lanes) column(g)(BlocksTag(), t / groups);
   }
 };
 

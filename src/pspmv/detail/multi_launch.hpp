@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "pspmv/detail/launch.hpp"
 #include "pspmv/detail/multi_kernels.hpp"
@@ -46,6 +47,17 @@ void check_multi_call(std::int32_t nrows, std::int32_t ncols, const XView& X, co
     throw InvalidArgument("multiply: X and Y overlap in memory; pass distinct multivectors");
 }
 
+/// Columns of a block of K a thread of MultiColumnLanes takes: over SELL
+/// ExecTraits::multi_lane_columns_sell, at most K; over CSR as many as leave each row
+/// ExecTraits::multi_lane_row_threads_csr threads, at least 1.
+template <class ExecSpace, int K, bool Sell>
+constexpr int multi_lane_width() {
+  using T = ExecTraits<ExecSpace>;
+  constexpr int w = Sell ? T::multi_lane_columns_sell
+                         : (T::multi_lane_row_threads_csr > 0 ? K / T::multi_lane_row_threads_csr : 1);
+  return w < 1 ? 1 : (w > K ? K : w);
+}
+
 /// One block of columns [col0, col0 + nk) in bucket K (nk <= K).
 template <int K, class ExecSpace, class Value, class Offset, class MValue>
 void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue, Offset>& st, const PlanChoice& c,
@@ -67,7 +79,7 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
     f.x_full = f.x_unit && nk == K;
     f.y_full = Y.stride(1) == 1 && nk == K;
   };
-  // A thread per row and column (MultiColumnLanes) where the space asks for it, X's and Y's
+  // A thread per row and W columns (MultiColumnLanes) where the space asks for it, X's and Y's
   // columns are adjacent, the schedule hands consecutive items to consecutive threads (a chunk
   // queue gives a chunk's items to one thread, which would run a row's K columns one after the
   // other) and the work items, K per row, position or block, fit the kernels' index; else the
@@ -78,15 +90,25 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
                      std::max<std::int64_t>({std::int64_t{nrows}, c.format == Format::csr ? 0 : st.sell.npos,
                                              static_cast<std::int64_t>(p.num_blocks)}) * K <=
                          std::numeric_limits<std::int32_t>::max();
-  // Inner's fields for one column: K = 1, x and y at constant offsets; MultiColumnLanes adds the column.
+  // Whether a thread of MultiColumnLanes may take w adjacent columns, one load of X per entry:
+  // the block is full and every thread's run of X is aligned to w values (X's rows a multiple
+  // of w apart, the block's first column aligned); else it takes one.
+  const auto runs_of = [&](const int w) {
+    return w > 1 && nk == K && X.stride(0) % w == 0 &&
+           reinterpret_cast<std::uintptr_t>(X.data() + col0) % (sizeof(Value) * static_cast<unsigned>(w)) == 0;
+  };
+  // Inner's fields for its w columns (x and y at constant offsets); MultiColumnLanes adds the group.
   auto run_lanes = [&](auto& f, const std::int64_t items) {
-    f.nk = 1;
+    constexpr int w = std::decay_t<decltype(f)>::width;
+    constexpr int groups = K / w;
+    f.nk = w;
     f.x_full = true;
     f.y_full = true;
-    f.lanes = nk;
+    f.lane_pack = true;
+    f.lanes = nk / w;
     const int lane_chunk = static_cast<int>(
-        std::min<std::int64_t>(static_cast<std::int64_t>(chunk) * K, std::numeric_limits<int>::max()));
-    launch_range(space, labels.lanes, c.schedule, items * K, p.num_blocks * K, lane_chunk, f, cursors,
+        std::min<std::int64_t>(static_cast<std::int64_t>(chunk) * groups, std::numeric_limits<int>::max()));
+    launch_range(space, labels.lanes, c.schedule, items * groups, p.num_blocks * groups, lane_chunk, f, cursors,
                  p.threads);
   };
   if (c.format == Format::csr) {
@@ -98,6 +120,13 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
       f.partition = st.partition;
     };
     if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) {
+      constexpr int W = multi_lane_width<ExecSpace, K, false>();
+      if (column_lanes && runs_of(W)) {
+        MultiColumnLanes<MultiCsrThreadPerRow<ExecSpace, Value, Offset, W, MValue>, K> f;
+        fill(f);
+        run_lanes(f, nrows);
+        return;
+      }
       if (column_lanes) {
         MultiColumnLanes<MultiCsrThreadPerRow<ExecSpace, Value, Offset, 1, MValue>, K> f;
         fill(f);
@@ -149,7 +178,13 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
   } else if (c.mapping == Mapping::thread_per_row) {
     bool done = false;
     if constexpr (ExecTraits<ExecSpace>::multi_column_lanes) {
-      if (column_lanes) {
+      constexpr int W = multi_lane_width<ExecSpace, K, true>();
+      if (column_lanes && runs_of(W)) {
+        MultiColumnLanes<MultiSellRowPerThread<ExecSpace, Value, W, MValue>, K> f;
+        fill(f);
+        run_lanes(f, S.npos);
+        done = true;
+      } else if (column_lanes) {
         MultiColumnLanes<MultiSellRowPerThread<ExecSpace, Value, 1, MValue>, K> f;
         fill(f);
         run_lanes(f, S.npos);
