@@ -5,6 +5,8 @@
 // the long-double reference; beta == 0 on a Y of NaN and Inf; the checks of the arguments.
 // The f32f64 configurations (a float matrix under double vectors: MixedPlan) run it all in
 // mixed precision, k = 1 being the one-vector kernels, in double's tolerance.
+#include <array>
+
 #include "test_util.hpp"
 
 using namespace pspmv_test;
@@ -297,24 +299,30 @@ TYPED_TEST(MultiTest, AutomaticPlansAndDegenerateShapes) {
   this->check_plan(from_rows<V, O>(0, 9, [](std::int32_t) { return std::vector<std::int32_t>{}; }), {}, "0x9");
 }
 
-// X and Y as 8 adjacent columns of wider LayoutRight multivectors (rows 8 to 12 values apart,
-// the block's first column at 0 to 4): on a GPU a thread of the lanes kernel loads a run of X's
-// columns only where every run stays aligned, else one column (multi_launch.hpp); each column
-// against the reference and the columns beside the block untouched, CSR and SELL.
+// X and Y as k = 8 or 12 adjacent columns of wider LayoutRight multivectors (rows 8 to 16 values
+// apart, the block's first column at 0 to 4, columns on either side): on a GPU a thread of the
+// lanes kernel loads a run of X's columns only where every run stays aligned (rows a multiple of
+// the run apart and the block's first column aligned), else one column (multi_launch.hpp); k =
+// 12 adds a full block of 4 at column 8. Each column against the reference and the columns
+// beside the block untouched, CSR and SELL.
 TYPED_TEST(MultiTest, ColumnBlocksOfWiderMultivectors) {
   using V = typename TestFixture::Value;
   using O = typename TestFixture::Offset;
   using PlanT = typename TestFixture::PlanT;
   using Mem = typename PlanT::memory_space;
   const auto A = rows_mixed<typename TestFixture::MValue, O>(301, 517);
-  const int k = 8;
   for (const auto format : {pspmv::Format::csr, pspmv::Format::sell}) {
     pspmv::AnalyzeOptions opt;
     opt.format = format;
     opt.mapping = pspmv::Mapping::thread_per_row;
     opt.schedule = pspmv::Schedule::static_chunks;
     const PlanT plan = analyze_for<PlanT>(A, opt);
-    for (const auto& [first, width] : {std::pair{0, 8}, std::pair{1, 9}, std::pair{2, 10}, std::pair{4, 12}}) {
+    // {first column, columns of the wider multivectors, k}
+    for (const auto& [first, width, k] : {std::array<int, 3>{0, 8, 8}, std::array<int, 3>{1, 9, 8},
+                                          std::array<int, 3>{2, 10, 8}, std::array<int, 3>{4, 12, 8},
+                                          std::array<int, 3>{1, 10, 8}, std::array<int, 3>{2, 12, 8},
+                                          std::array<int, 3>{2, 14, 8}, std::array<int, 3>{4, 16, 8},
+                                          std::array<int, 3>{0, 12, 12}, std::array<int, 3>{4, 16, 12}}) {
       const std::string what = pspmv::to_string(format) + " columns [" + std::to_string(first) + ", " +
                                std::to_string(first + k) + ") of " + std::to_string(width);
       Kokkos::View<V**, Kokkos::LayoutRight, Mem> Xw("Xw", A.ncols, width), Yw("Yw", A.nrows, width);

@@ -250,8 +250,9 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
   /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.
   static constexpr int multi_columns = 8;
-  /// Thread-per-row several-vector plans with LayoutRight X and Y run a thread per row and column
-  /// (detail::MultiColumnLanes): the K threads of a row read X(c, .) as one coalesced load.
+  /// Thread-per-row several-vector plans with LayoutRight X and Y run a thread per row and W
+  /// adjacent columns (detail::MultiColumnLanes): the K / W threads of a row read X(c, .) as one
+  /// coalesced load.
   static constexpr bool multi_column_lanes = true;
   /// How many adjacent columns of a block a thread of MultiColumnLanes takes where the block's
   /// columns allow it (detail::multi_lane_width, launch_multi_block), its X values at an entry
@@ -259,7 +260,7 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// over CSR as many as leave each row 4 threads (2 at K = 8, 1 below), whose loads of the
   /// row's entries then stay shared by 4 threads. On the H100 (k = 2, 4 and 8, f64 and f32, the
   /// lesson's pair at 16,777,216 rows and stencil27:120; docs/selection.md) SELL ran 1.05-3.02x
-  /// faster so than with a column a thread, CSR at K = 8 1.01-1.28x; a thread per CSR row (2
+  /// faster so than with a column a thread, CSR at K = 8 1.01-1.30x; a thread per CSR row (2
   /// columns at K = 2) ran 0.37-0.54x as fast on the even matrix in f64 and on the stencil.
   static constexpr int multi_lane_row_threads_csr = 4;
   static constexpr int multi_lane_columns_sell = 4;

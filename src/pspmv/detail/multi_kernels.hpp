@@ -114,6 +114,8 @@ struct MultiBase {
   template <int U, class ValuesAt, class ColumnAt>
   KOKKOS_INLINE_FUNCTION void gather_pack(sum_type& s, const ValuesAt& values, const ColumnAt& column,
                                           std::int64_t k, const std::int64_t end, const std::int64_t stride) const {
+    // X's values read as XPack: an aligned run of K Values, the access nvcc compiles to vector
+    // loads (as CUDA's own double2 and float4 are read); only a GPU runs it (lane_pack).
     const XPack* xp = reinterpret_cast<const XPack*>(X.data() + col0);
     const std::int64_t ld = static_cast<std::int64_t>(X.stride(0)) / K;
     for (; k + (U - 1) * stride < end; k += U * stride) {

@@ -82,8 +82,8 @@ void launch_multi_block(const ExecSpace& space, const Storage<ExecSpace, MValue,
   // A thread per row and W columns (MultiColumnLanes) where the space asks for it, X's and Y's
   // columns are adjacent, the schedule hands consecutive items to consecutive threads (a chunk
   // queue gives a chunk's items to one thread, which would run a row's K columns one after the
-  // other) and the work items, K per row, position or block, fit the kernels' index; else the
-  // K-sum kernel.
+  // other) and the work items, at most K per row, position or block (K / W), fit the kernels'
+  // index; else the K-sum kernel.
   const bool column_lanes = ExecTraits<ExecSpace>::multi_column_lanes && c.mapping == Mapping::thread_per_row &&
                      !p.slice_columns && X.stride(1) == 1 && Y.stride(1) == 1 &&
                      (c.schedule == Schedule::static_chunks || c.schedule == Schedule::nnz_balanced) &&
