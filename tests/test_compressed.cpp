@@ -156,6 +156,27 @@ SliceKinds check_layout(const Host& A, int C, std::int64_t sigma, std::int64_t T
   // The values, lengths and permutation are the uncompressed plan's.
   for (std::size_t k = 0; k < U.values.extent(0); ++k) EXPECT_EQ(S.values(k), U.values(k));
   for (std::int64_t p = 0; p < S.npos; ++p) EXPECT_EQ(S.perm(p), U.perm(p));
+  // The compressed build straight from the CSR (the host analysis's) is this one, array for array.
+  const auto D = pspmv::csr_to_compressed_sell(A, C, sigma, T, T > 0);
+  EXPECT_TRUE(D.compressed);
+  EXPECT_EQ(D.wide_slices, S.wide_slices);
+  EXPECT_EQ(D.diagonal_slices, S.diagonal_slices);
+  const auto same = [](const auto& a, const auto& b, const char* what) {
+    EXPECT_EQ(a.extent(0), b.extent(0)) << what;
+    for (std::size_t k = 0; k < std::min(a.extent(0), b.extent(0)); ++k)
+      if (!(a(k) == b(k))) {
+        ADD_FAILURE() << what << " differs first at " << k << ": " << b(k) << ", want " << a(k);
+        return;
+      }
+  };
+  same(S.col_base, D.col_base, "col_base");
+  same(S.off_ptr, D.off_ptr, "off_ptr");
+  same(S.col_off, D.col_off, "col_off");
+  same(S.col_idx, D.col_idx, "col_idx");
+  same(S.values, D.values, "values");
+  same(S.row_len, D.row_len, "row_len");
+  same(S.slice_ptr, D.slice_ptr, "slice_ptr");
+  same(S.long_col_idx, D.long_col_idx, "long_col_idx");
   return kinds;
 }
 

@@ -172,13 +172,14 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     auto t0 = clock::now();
     const bool split = p.long_split && p.long_row_threshold > 0;
     SellMatrix<Value, Kokkos::HostSpace> h;
+    // Compressed: the columns written once, in their compressed form (csr_to_compressed_sell).
     if (order && order->is(p.sigma, p.long_row_threshold, split)) {
       check_sell_parameters(p.slice_height, p.sigma);
-      h = csr_to_sell(A, p.slice_height, *order);
+      h = p.compressed ? csr_to_compressed_sell(A, p.slice_height, *order) : csr_to_sell(A, p.slice_height, *order);
     } else {
-      h = csr_to_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split);
+      h = p.compressed ? csr_to_compressed_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split)
+                       : csr_to_sell(A, p.slice_height, p.sigma, p.long_row_threshold, p.long_split);
     }
-    if (p.compressed) compress_columns(Kokkos::DefaultHostExecutionSpace(), h);
     ph.conversion = seconds(t0);
     if (choice.schedule == Schedule::nnz_balanced)
       partition_of(h.slice_ptr.data(), static_cast<std::int32_t>(h.nslices()));

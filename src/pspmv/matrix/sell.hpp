@@ -54,9 +54,10 @@
 /// slice's start). A narrow entry costs 2 + sizeof(Value) bytes instead of 4 + sizeof(Value);
 /// a slice costs 12 bytes more (its kind or base and its offset). The values, row lengths and
 /// permutation do not change, nor does the padding rule (offset 0, never read). The long-row
-/// CSR (split off, not split) keeps 32-bit columns. The compressed plan is built from the
-/// uncompressed one by compress_columns() (one function
-/// for the host and the device builds, so both give the same arrays bit for bit).
+/// CSR (split off, not split) keeps 32-bit columns. On a GPU the compressed plan is built from
+/// the uncompressed one by compress_columns(); on the host csr_to_compressed_sell() scatters the
+/// values alone and writes the columns once, in their forms, from the CSR rows. The two give the
+/// same arrays bit for bit (tests/test_parallel_analysis.cpp, tests/test_compressed.cpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -423,7 +424,7 @@ inline std::int64_t slice_offsets(const std::int32_t* width, std::int64_t nslice
 
 /// The scatter: slice s's column j holds entry j of its C positions, padding (column 0,
 /// value 0) past each position's length. Position v < n starts at rp[v], a piece at
-/// piece_begin[v - n].
+/// piece_begin[v - n]. With col null, the values alone (the columns are written compressed).
 template <class Value, class Offset>
 void scatter_slices(const Offset* rp, const std::int64_t* piece_begin, std::int64_t n, const std::int32_t* ci,
                     const Value* va, const std::int32_t* perm, const std::int32_t* row_len, std::int64_t npos,
@@ -438,13 +439,12 @@ void scatter_slices(const Offset* rp, const std::int64_t* piece_begin, std::int6
         have = row_len[p];
         const std::int64_t v = perm[p];
         const std::int64_t b = v < n ? static_cast<std::int64_t>(rp[v]) : piece_begin[v - n];
-        for (std::int64_t j = 0; j < have; ++j) {
-          col[base + j * C + r] = ci[b + j];
-          val[base + j * C + r] = va[b + j];
-        }
+        if (col)
+          for (std::int64_t j = 0; j < have; ++j) col[base + j * C + r] = ci[b + j];
+        for (std::int64_t j = 0; j < have; ++j) val[base + j * C + r] = va[b + j];
       }
       for (std::int64_t j = have; j < w; ++j) {  // padding: column 0, value 0, never read
-        col[base + j * C + r] = 0;
+        if (col) col[base + j * C + r] = 0;
         val[base + j * C + r] = Value(0);
       }
     }
@@ -452,15 +452,12 @@ void scatter_slices(const Offset* rp, const std::int64_t* piece_begin, std::int6
 }
 }  // namespace detail
 
-/// Converts a validated host CSR matrix to SELL-C-sigma on the host, from the sorted order
-/// `order` of its rows (detail::sell_order with this sigma, threshold and split: choose()
-/// keeps the one it computed for the shape). Every step runs in parallel on the host: the
-/// permuted row lengths, the slice widths, the scan of slice offsets, the scatter of the
-/// entries (padding written as column 0, value 0 by the same pass) and the long-row CSR.
+namespace detail {
+/// csr_to_sell(A, C, order); with `columns` false, every array but col_idx (left empty: the
+/// compressed build writes the columns in their own forms, csr_to_compressed_sell).
 template <class Value, class Offset>
-SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A, int slice_height,
-                                                 const detail::SellOrder& order) {
-  using detail::host_array;
+SellMatrix<Value, Kokkos::HostSpace> sell_of(const HostCsr<Value, Offset>& A, int slice_height, const SellOrder& order,
+                                             bool columns) {
   SellMatrix<Value, Kokkos::HostSpace> S;
   const std::int64_t C = slice_height;
   const std::int32_t n = A.nrows;
@@ -499,12 +496,24 @@ SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A
   S.slice_ptr = host_array<std::int64_t>("pspmv::sell_slice_ptr", nslices + 1);
   detail::slice_widths(order, C, S.slice_width.data());
   const std::int64_t stored = detail::slice_offsets(S.slice_width.data(), nslices, C, S.slice_ptr.data());
-  S.col_idx = host_array<std::int32_t>("pspmv::sell_col_idx", stored);
+  if (columns) S.col_idx = host_array<std::int32_t>("pspmv::sell_col_idx", stored);
   S.values = host_array<Value>("pspmv::sell_values", stored);
   detail::scatter_slices(A.row_ptr.data(), rows.piece_begin.data(), n, A.col_idx.data(), A.values.data(),
                          order.perm.data(), S.row_len.data(), npos, S.slice_width.data(), S.slice_ptr.data(), nslices, C,
-                         S.col_idx.data(), S.values.data());
+                         columns ? S.col_idx.data() : nullptr, S.values.data());
   return S;
+}
+}  // namespace detail
+
+/// Converts a validated host CSR matrix to SELL-C-sigma on the host, from the sorted order
+/// `order` of its rows (detail::sell_order with this sigma, threshold and split: choose()
+/// keeps the one it computed for the shape). Every step runs in parallel on the host: the
+/// permuted row lengths, the slice widths, the scan of slice offsets, the scatter of the
+/// entries (padding written as column 0, value 0 by the same pass) and the long-row CSR.
+template <class Value, class Offset>
+SellMatrix<Value, Kokkos::HostSpace> csr_to_sell(const HostCsr<Value, Offset>& A, int slice_height,
+                                                 const detail::SellOrder& order) {
+  return detail::sell_of(A, slice_height, order, true);
 }
 
 /// Converts a validated host CSR matrix to SELL-C-sigma on the host (sorting its rows first:
