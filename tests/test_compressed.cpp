@@ -2,6 +2,7 @@
 // uncompressed SELL it came from, multiplies against the long-double reference (every C,
 // sigma, mapping, schedule, long-row handling, precision and offset width), padding never
 // read, the bytes, the narrow-span statistic and the compression rule.
+#include <cstring>
 #include <tuple>
 #include <utility>
 
@@ -63,6 +64,42 @@ pspmv::HostCsr<V, O> grid(std::int32_t nx = 150, std::int32_t ny = 9) {
     c.erase(std::unique(c.begin(), c.end()), c.end());
     return c;
   });
+}
+
+/// Two SELL matrices in host memory hold the same arrays, entry for entry (values compared by
+/// their bytes), and the same counts.
+template <class Sell>
+void expect_same_compressed(const Sell& want, const Sell& got) {
+  const auto same = [](const auto& a, const auto& b, const char* what) {
+    ASSERT_EQ(a.extent(0), b.extent(0)) << what;
+    for (std::size_t k = 0; k < a.extent(0); ++k)
+      if (std::memcmp(&a(k), &b(k), sizeof(a(k))) != 0) {
+        ADD_FAILURE() << what << " differs first at " << k << ": " << b(k) << ", want " << a(k);
+        return;
+      }
+  };
+  EXPECT_EQ(got.compressed, want.compressed);
+  EXPECT_EQ(got.npos, want.npos);
+  EXPECT_EQ(got.sigma, want.sigma);
+  EXPECT_EQ(got.nnz, want.nnz);
+  EXPECT_EQ(got.long_split, want.long_split);
+  EXPECT_EQ(got.wide_slices, want.wide_slices);
+  EXPECT_EQ(got.diagonal_slices, want.diagonal_slices);
+  same(want.slice_ptr, got.slice_ptr, "slice_ptr");
+  same(want.slice_width, got.slice_width, "slice_width");
+  same(want.row_len, got.row_len, "row_len");
+  same(want.perm, got.perm, "perm");
+  same(want.values, got.values, "values");
+  same(want.col_base, got.col_base, "col_base");
+  same(want.off_ptr, got.off_ptr, "off_ptr");
+  same(want.col_off, got.col_off, "col_off");
+  same(want.col_idx, got.col_idx, "col_idx");
+  same(want.long_rows, got.long_rows, "long_rows");
+  same(want.long_pos, got.long_pos, "long_pos");
+  same(want.long_row_ptr, got.long_row_ptr, "long_row_ptr");
+  same(want.long_col_idx, got.long_col_idx, "long_col_idx");
+  same(want.long_values, got.long_values, "long_values");
+  same(want.piece_ptr, got.piece_ptr, "piece_ptr");
 }
 
 struct SliceKinds {
@@ -157,26 +194,7 @@ SliceKinds check_layout(const Host& A, int C, std::int64_t sigma, std::int64_t T
   for (std::size_t k = 0; k < U.values.extent(0); ++k) EXPECT_EQ(S.values(k), U.values(k));
   for (std::int64_t p = 0; p < S.npos; ++p) EXPECT_EQ(S.perm(p), U.perm(p));
   // The compressed build straight from the CSR (the host analysis's) is this one, array for array.
-  const auto D = pspmv::csr_to_compressed_sell(A, C, sigma, T, T > 0);
-  EXPECT_TRUE(D.compressed);
-  EXPECT_EQ(D.wide_slices, S.wide_slices);
-  EXPECT_EQ(D.diagonal_slices, S.diagonal_slices);
-  const auto same = [](const auto& a, const auto& b, const char* what) {
-    EXPECT_EQ(a.extent(0), b.extent(0)) << what;
-    for (std::size_t k = 0; k < std::min(a.extent(0), b.extent(0)); ++k)
-      if (!(a(k) == b(k))) {
-        ADD_FAILURE() << what << " differs first at " << k << ": " << b(k) << ", want " << a(k);
-        return;
-      }
-  };
-  same(S.col_base, D.col_base, "col_base");
-  same(S.off_ptr, D.off_ptr, "off_ptr");
-  same(S.col_off, D.col_off, "col_off");
-  same(S.col_idx, D.col_idx, "col_idx");
-  same(S.values, D.values, "values");
-  same(S.row_len, D.row_len, "row_len");
-  same(S.slice_ptr, D.slice_ptr, "slice_ptr");
-  same(S.long_col_idx, D.long_col_idx, "long_col_idx");
+  expect_same_compressed(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, T > 0));
   return kinds;
 }
 
@@ -232,6 +250,37 @@ TEST(CompressedLayout, DiagonalSlicesShareOnlyTheSamePattern) {
               [](int C, const SliceKinds& k) {
                 if (C <= 8) EXPECT_GT(k.diagonal, 0);
               });
+}
+
+// The host's compressed build from the CSR (csr_to_compressed_sell, what analyze() runs for a
+// compressed host plan) is the uncompressed build followed by compress_columns, array for array:
+// float and double values, 32- and 64-bit offsets, every C, sorted and unsorted, long rows kept
+// as CSR and split, on mixed slices, a disturbed stencil, matrices of empty rows and no rows.
+template <class V, class O>
+void expect_direct_build_is_two_step(const pspmv::HostCsr<V, O>& A, const std::string& name) {
+  for (const int C : {4, 8, 16, 32, 64})
+    for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{C} * 4})
+      for (const std::int64_t T : {std::int64_t{0}, std::int64_t{5}})
+        for (const bool split : {false, true}) {
+          if (T == 0 && split) continue;
+          SCOPED_TRACE(name + " C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) + " long=" + std::to_string(T) +
+                       (split ? " split" : ""));
+          auto S = pspmv::csr_to_sell(A, C, sigma, T, split);
+          pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
+          expect_same_compressed(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, split));
+        }
+}
+
+TEST(CompressedLayout, BuiltFromTheCsrIsTheTwoStepBuild) {
+  expect_direct_build_is_two_step(mixed<float, std::int32_t>(), "mixed f32");
+  expect_direct_build_is_two_step(mixed<double, std::int64_t>(), "mixed f64");
+  expect_direct_build_is_two_step(grid<float, std::int64_t>(), "grid f32");
+  expect_direct_build_is_two_step(grid<double, std::int32_t>(), "grid f64");
+  expect_direct_build_is_two_step(pspmv::generate_stencil<double, std::int64_t>(13, 11, 9, 27), "stencil27");
+  expect_direct_build_is_two_step(from_rows<double, std::int64_t>(37, 50, [](std::int32_t) { return std::vector<std::int32_t>{}; }),
+                                  "empty rows");
+  expect_direct_build_is_two_step(from_rows<float, std::int32_t>(0, 0, [](std::int32_t) { return std::vector<std::int32_t>{}; }),
+                                  "no rows");
 }
 
 // Compressed plans against the long-double reference: every C, sigma in {1, C, all rows},

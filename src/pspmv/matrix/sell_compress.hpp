@@ -7,9 +7,8 @@
 /// over the slices (a GPU plan's build). csr_to_compressed_sell() builds the host's from the CSR
 /// without 32-bit columns between: its two passes over the slices read each slice's rows from
 /// the CSR, and its placement of the columns is compress_columns' own (detail::place_columns).
-/// Measured on the 2-core VM (perf/probes/sell_conversion.cpp): 1.34x faster than the
-/// uncompressed build and compress_columns() on stencil27:100, 1.51x on even:4194304, 1.00x on
-/// random:4000000:8 (wide slices). Both give the same arrays bit for bit (the tests compare them).
+/// Both give the same arrays bit for bit (the tests compare them); what the host's build saves:
+/// perf/probes/sell_conversion.cpp, perf/results/cpu-2core-xeon.md.
 
 #include <Kokkos_Core.hpp>
 
