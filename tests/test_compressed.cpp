@@ -2,10 +2,10 @@
 // uncompressed SELL it came from, multiplies against the long-double reference (every C,
 // sigma, mapping, schedule, long-row handling, precision and offset width), padding never
 // read, the bytes, the narrow-span statistic and the compression rule.
-#include <cstring>
 #include <tuple>
 #include <utility>
 
+#include "sell_views.hpp"
 #include "test_util.hpp"
 
 using namespace pspmv_test;
@@ -64,42 +64,6 @@ pspmv::HostCsr<V, O> grid(std::int32_t nx = 150, std::int32_t ny = 9) {
     c.erase(std::unique(c.begin(), c.end()), c.end());
     return c;
   });
-}
-
-/// Two SELL matrices in host memory hold the same arrays, entry for entry (values compared by
-/// their bytes), and the same counts.
-template <class Sell>
-void expect_same_compressed(const Sell& want, const Sell& got) {
-  const auto same = [](const auto& a, const auto& b, const char* what) {
-    ASSERT_EQ(a.extent(0), b.extent(0)) << what;
-    for (std::size_t k = 0; k < a.extent(0); ++k)
-      if (std::memcmp(&a(k), &b(k), sizeof(a(k))) != 0) {
-        ADD_FAILURE() << what << " differs first at " << k << ": " << b(k) << ", want " << a(k);
-        return;
-      }
-  };
-  EXPECT_EQ(got.compressed, want.compressed);
-  EXPECT_EQ(got.npos, want.npos);
-  EXPECT_EQ(got.sigma, want.sigma);
-  EXPECT_EQ(got.nnz, want.nnz);
-  EXPECT_EQ(got.long_split, want.long_split);
-  EXPECT_EQ(got.wide_slices, want.wide_slices);
-  EXPECT_EQ(got.diagonal_slices, want.diagonal_slices);
-  same(want.slice_ptr, got.slice_ptr, "slice_ptr");
-  same(want.slice_width, got.slice_width, "slice_width");
-  same(want.row_len, got.row_len, "row_len");
-  same(want.perm, got.perm, "perm");
-  same(want.values, got.values, "values");
-  same(want.col_base, got.col_base, "col_base");
-  same(want.off_ptr, got.off_ptr, "off_ptr");
-  same(want.col_off, got.col_off, "col_off");
-  same(want.col_idx, got.col_idx, "col_idx");
-  same(want.long_rows, got.long_rows, "long_rows");
-  same(want.long_pos, got.long_pos, "long_pos");
-  same(want.long_row_ptr, got.long_row_ptr, "long_row_ptr");
-  same(want.long_col_idx, got.long_col_idx, "long_col_idx");
-  same(want.long_values, got.long_values, "long_values");
-  same(want.piece_ptr, got.piece_ptr, "piece_ptr");
 }
 
 struct SliceKinds {
@@ -194,7 +158,7 @@ SliceKinds check_layout(const Host& A, int C, std::int64_t sigma, std::int64_t T
   for (std::size_t k = 0; k < U.values.extent(0); ++k) EXPECT_EQ(S.values(k), U.values(k));
   for (std::int64_t p = 0; p < S.npos; ++p) EXPECT_EQ(S.perm(p), U.perm(p));
   // The compressed build straight from the CSR (the host analysis's) is this one, array for array.
-  expect_same_compressed(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, T > 0));
+  expect_same_sell_views(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, T > 0), "built from the CSR");
   return kinds;
 }
 
@@ -267,7 +231,7 @@ void expect_direct_build_is_two_step(const pspmv::HostCsr<V, O>& A, const std::s
                        (split ? " split" : ""));
           auto S = pspmv::csr_to_sell(A, C, sigma, T, split);
           pspmv::compress_columns(Kokkos::DefaultHostExecutionSpace(), S);
-          expect_same_compressed(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, split));
+          expect_same_sell_views(S, pspmv::csr_to_compressed_sell(A, C, sigma, T, split), "built from the CSR");
         }
 }
 
