@@ -1,8 +1,9 @@
 // The pages of the host arrays pspmv allocates: every array of detail::huge_page_min_bytes or
 // more asks for transparent huge pages before its first touch (detail::advise_huge_pages). The
 // kernel marks a mapping so advised with "hg" among its VmFlags in /proc/self/smaps, whatever
-// its transparent_hugepage mode, so the advice is checked there, array by array, at an entry
-// in the middle of each (the advice covers the whole 2 MiB pages inside the array).
+// its transparent_hugepage mode, so the advice is checked there, array by array, at its first,
+// middle and last entries (host_array starts a large array on a 2 MiB boundary and advises every
+// page it touches).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -37,10 +38,12 @@ std::string vm_flags_of(const void* p) {
 /// Whether the mapping that holds `p` is advised for huge pages.
 bool advised_at(const void* p) { return vm_flags_of(p).find(" hg ") != std::string::npos; }
 
-/// Whether the mapping that holds entry n / 2 of `v` is advised for huge pages.
+/// Whether the mappings that hold entries 0, n / 2 and n - 1 of `v` are advised for huge pages:
+/// host_array's arrays lie on whole huge pages, their ends too.
 template <class View>
 bool advised(const View& v) {
-  return advised_at(v.data() + v.extent(0) / 2);
+  const std::size_t n = v.extent(0);
+  return n > 0 && advised_at(v.data()) && advised_at(v.data() + n / 2) && advised_at(v.data() + n - 1);
 }
 
 bool has_transparent_huge_pages() {
@@ -107,4 +110,28 @@ TEST(HostPages, LargeArraysThatPspmvAllocatesAreAdvised) {
   ASSERT_TRUE(C.compressed);
   ASSERT_GE(C.col_off.extent(0) * sizeof(std::uint16_t), min_bytes);
   EXPECT_TRUE(advised(C.col_off)) << "compress_columns' 16-bit offsets";
+}
+
+// host_array's large arrays start on a 2 MiB boundary, whatever their entry size and length,
+// and the pages of both ends are advised. Entries written at both ends and read back: the array is the caller's, whole.
+TEST(HostPages, LargeHostArraysLieOnWholeHugePages) {
+  if (!has_transparent_huge_pages()) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  if (!pspmv::detail::huge_pages_enabled()) GTEST_SKIP() << "PSPMV_HUGE_PAGES turns the advice off";
+  constexpr std::size_t huge = pspmv::detail::huge_page_bytes, min_bytes = pspmv::detail::huge_page_min_bytes;
+  const auto check = [&](auto v, std::size_t n) {
+    using T = typename decltype(v)::value_type;
+    ASSERT_EQ(v.extent(0), n);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % huge, 0u) << sizeof(T) << "-byte entries, " << n;
+    EXPECT_TRUE(advised(v)) << sizeof(T) << "-byte entries, " << n << "; VmFlags at the first entry:"
+                            << vm_flags_of(v.data());
+    v(0) = T(1);
+    v(n - 1) = T(2);
+    EXPECT_EQ(v(0), T(1));
+    EXPECT_EQ(v(n - 1), T(2));
+  };
+  const std::size_t odd = min_bytes / 8 + 12345;  // not a whole number of huge pages
+  check(pspmv::detail::host_array<double>("test::host_array_f64", static_cast<std::int64_t>(odd)), odd);
+  check(pspmv::detail::host_array<std::int32_t>("test::host_array_i32", static_cast<std::int64_t>(2 * odd)), 2 * odd);
+  check(pspmv::detail::host_array<std::uint16_t>("test::host_array_u16", static_cast<std::int64_t>(4 * odd + 1)),
+        4 * odd + 1);
 }

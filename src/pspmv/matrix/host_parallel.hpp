@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -48,6 +49,9 @@ inline bool huge_pages_enabled() {
   return on;
 }
 
+/// Bytes of a transparent huge page: 2 MiB on x86-64 and on arm64 with 4 KiB pages.
+constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+
 /// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge
 /// pages (Linux madvise(MADV_HUGEPAGE), which takes effect where THP is "madvise" or
 /// "always"), for arrays of at least huge_page_min_bytes, before anything touches them. The
@@ -56,28 +60,48 @@ inline bool huge_pages_enabled() {
 /// for it (perf/results/h200.md, "Analysis in multiplies"). 2 MiB is the huge page of x86-64 and
 /// of arm64 with 4 KiB pages; elsewhere, or where the kernel declines, nothing changes (the
 /// advice is only advice: no error). It changes only memory not touched yet: a fresh mapping,
-/// not glibc heap memory that an earlier array used (docs/design.md). The analysis's arrays, a
-/// SELL plan's matrix, a CSR plan's copy and the matrices the readers, generators and
-/// conversions return are allocated this way (host_array), so that a plan sharing such a
-/// matrix reads it on the same pages as its own.
-inline void advise_huge_pages(void* p, std::size_t bytes) {
+/// not glibc heap memory that an earlier array used (docs/design.md). With `whole`, the
+/// pages that hold the range's two ends are advised too (the caller owns them entirely:
+/// host_array's arrays). The analysis's arrays, a SELL plan's matrix, a CSR plan's copy and the
+/// matrices the readers, generators and conversions return are allocated that way (host_array),
+/// so that a plan sharing such a matrix reads it on the same pages as its own.
+inline void advise_huge_pages(void* p, std::size_t bytes, bool whole = false) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  constexpr std::uintptr_t huge = huge_page_bytes;
   if (p == nullptr || bytes < huge_page_min_bytes || !huge_pages_enabled()) return;
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
-  const std::uintptr_t b = (a + huge - 1) & ~(huge - 1), e = (a + bytes) & ~(huge - 1);
+  const std::uintptr_t b = whole ? a & ~(huge - 1) : (a + huge - 1) & ~(huge - 1);
+  const std::uintptr_t e = whole ? (a + bytes + huge - 1) & ~(huge - 1) : (a + bytes) & ~(huge - 1);
   if (e > b) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
 #else
-  (void)p, (void)bytes;
+  (void)p, (void)bytes, (void)whole;
 #endif
 }
 
-/// A host array of n entries, not initialized, huge pages advised (advise_huge_pages).
+/// A host array of n entries, not initialized, huge pages advised (advise_huge_pages). One of
+/// huge_page_min_bytes or more starts on a 2 MiB boundary of an allocation 4 MiB longer, and
+/// every page it touches is advised, its two ends too: an allocation's start is aligned to a
+/// few bytes only, so before, the 4 KiB pages between it and the first whole huge page, and after
+/// the last one, faulted one by one (up to 4 MiB an array, written by the first and the last
+/// thread of a pass: perf/results/cpu-2core-xeon.md, "Host arrays on whole huge pages"). The
+/// 4 MiB beyond are address space, not memory: nothing touches them.
 template <class T>
 Kokkos::View<T*, Kokkos::HostSpace> host_array(const std::string& label, std::int64_t n) {
-  Kokkos::View<T*, Kokkos::HostSpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                        static_cast<std::size_t>(n));
-  advise_huge_pages(v.data(), static_cast<std::size_t>(n) * sizeof(T));
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  using V = Kokkos::View<T*, Kokkos::HostSpace>;
+  if (bytes < huge_page_min_bytes || !huge_pages_enabled() || huge_page_bytes % sizeof(T) != 0)
+    return V(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n));
+  const std::size_t extra = 2 * huge_page_bytes / sizeof(T);
+  const V whole(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n) + extra);
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(whole.data());
+  const std::uintptr_t aligned = (a + huge_page_bytes - 1) & ~(std::uintptr_t{huge_page_bytes} - 1);
+  if ((aligned - a) % sizeof(T) != 0) {  // an allocation not aligned to its entries: the pages inside
+    advise_huge_pages(whole.data(), bytes);
+    return Kokkos::subview(whole, std::make_pair(std::size_t{0}, static_cast<std::size_t>(n)));
+  }
+  const std::size_t first = static_cast<std::size_t>((aligned - a) / sizeof(T));
+  const V v = Kokkos::subview(whole, std::make_pair(first, first + static_cast<std::size_t>(n)));
+  advise_huge_pages(v.data(), bytes, true);
   return v;
 }
 

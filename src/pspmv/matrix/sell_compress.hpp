@@ -100,13 +100,14 @@ void place_columns(const ExecSpace& space, const std::int64_t C, const Kokkos::V
   std::int64_t total[2] = {0, 0};
   Kokkos::deep_copy(space, Kokkos::View<std::int64_t[2], Kokkos::HostSpace>(total), totals);
   space.fence();
-  forms.off = Kokkos::View<std::uint16_t*, Mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pspmv::sell_col_off")), total[0]);
-  forms.wide_col = Kokkos::View<std::int32_t*, Mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pspmv::sell_col_idx")), total[1]);
-  if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value) {  // before a pass touches them
-    detail::advise_huge_pages(forms.off.data(), forms.off.extent(0) * sizeof(std::uint16_t));
-    detail::advise_huge_pages(forms.wide_col.data(), forms.wide_col.extent(0) * sizeof(std::int32_t));
+  if constexpr (std::is_same<Mem, Kokkos::HostSpace>::value) {  // on huge pages where large
+    forms.off = host_array<std::uint16_t>("pspmv::sell_col_off", total[0]);
+    forms.wide_col = host_array<std::int32_t>("pspmv::sell_col_idx", total[1]);
+  } else {
+    forms.off = Kokkos::View<std::uint16_t*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pspmv::sell_col_off")), total[0]);
+    forms.wide_col = Kokkos::View<std::int32_t*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pspmv::sell_col_idx")), total[1]);
   }
 }
 }  // namespace detail
