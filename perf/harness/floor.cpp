@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <memory>
+#include <cstdint>
 
 #include "pspmv/matrix/host_parallel.hpp"
 #ifdef _OPENMP
@@ -49,8 +49,11 @@ double timed_read(const double* buf, std::size_t n, bool dynamic, double& sink) 
 /// GB/s of a STREAM-like triad a = b + 3 c over `bytes` in all (three arrays), best of `reps`.
 double triad_gbs(std::size_t bytes, int reps) {
   const std::size_t n = std::max<std::size_t>(1, bytes / 3 / sizeof(double));
-  std::unique_ptr<double[]> a(new double[n]), b(new double[n]), c(new double[n]);
-  for (double* p : {a.get(), b.get(), c.get()}) pspmv::detail::advise_huge_pages(p, n * sizeof(double));
+  // On the pages a plan's own arrays get (detail::host_array).
+  const auto va = pspmv::detail::host_array<double>("pspmv::triad_a", static_cast<std::int64_t>(n));
+  const auto vb = pspmv::detail::host_array<double>("pspmv::triad_b", static_cast<std::int64_t>(n));
+  const auto vc = pspmv::detail::host_array<double>("pspmv::triad_c", static_cast<std::int64_t>(n));
+  double *a = va.data(), *b = vb.data(), *c = vc.data();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) a[i] = 0, b[i] = 1, c[i] = 2;
   double best = 1e300;
@@ -75,10 +78,10 @@ Floor host_stream_read(std::size_t bytes, int reps) {
   const int threads = 1;
 #endif
   const std::size_t n = bytes / sizeof(double);
-  std::unique_ptr<double[]> buf(new double[n > 0 ? n : 1]);
-  // On the pages a plan's own arrays get (detail::advise_huge_pages: transparent huge pages
+  // On the pages a plan's own arrays get (detail::host_array: whole transparent huge pages
   // where the kernel offers them), so that no plan reads its bytes faster than this floor can.
-  pspmv::detail::advise_huge_pages(buf.get(), n * sizeof(double));
+  const auto view = pspmv::detail::host_array<double>("pspmv::floor", static_cast<std::int64_t>(n > 0 ? n : 1));
+  double* buf = view.data();
   // First touch by the threads that read it, under the static read's own partition.
 #pragma omp parallel for schedule(static)
   for (std::size_t b = 0; b < n / lanes; ++b)
@@ -89,7 +92,7 @@ Floor host_stream_read(std::size_t bytes, int reps) {
   // speeds (a VM's) a static read waits for the slowest thread.
   for (int dynamic = 0; dynamic < 2; ++dynamic)
     for (int r = 0; r <= reps; ++r) {
-      const double t = timed_read(buf.get(), n, dynamic == 1, sink);
+      const double t = timed_read(buf, n, dynamic == 1, sink);
       if (r > 0) best = std::min(best, t);  // r == 0 is the warm-up
     }
   volatile double keep = sink;

@@ -1,11 +1,11 @@
 // The first touch of a fresh host array, two ways, in one process, interleaved: `inside`, a
 // Kokkos View allocated as it comes (aligned to a few bytes) with the huge-page advice on the
-// whole 2 MiB pages inside it, as detail::host_array did before; `whole`, detail::host_array
-// now: the array starts on a 2 MiB boundary of an allocation 4 MiB longer, and every page it
-// touches is advised, its two ends too. Each round allocates each array afresh and writes every
-// entry once in a Kokkos parallel_for on the host threads (static schedule: as a conversion's
-// pass writes a plan's new array), the way first alternating. The tool's mmap threshold is set
-// (perf/main.cpp), so both arrays are fresh mappings.
+// whole 2 MiB pages inside it (detail::advise_huge_pages); `whole`, detail::host_array: the
+// array starts on a 2 MiB boundary of an allocation 4 MiB longer, and every page it touches is
+// advised, its two ends too. Each round allocates each array afresh and writes every entry once
+// in a Kokkos parallel_for on the host threads (static schedule: as a conversion's pass writes
+// a plan's new array), the way first alternating. The probe fixes glibc's mmap threshold at
+// huge_page_min_bytes, as the tool does (perf/main.cpp), so both arrays are fresh mappings.
 // Printed per size: the median and min of each way in ms and the median of the per-round
 // ratios inside / whole (> 1: the whole pages are faster).
 // Built on request: cmake --build --preset openmp --target pspmv_probe_first_touch
@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -47,7 +49,8 @@ double first_touch(const Make& make, std::int64_t n) {
                        [=](const std::int64_t i) { p[i] = static_cast<double>(i); });
   Kokkos::DefaultHostExecutionSpace().fence();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  if (p[n - 1] != static_cast<double>(n - 1)) std::abort();  // written, whole
+  for (const std::int64_t i : {std::int64_t{0}, n / 2, n - 1})  // written, both ends too
+    if (p[i] != static_cast<double>(i)) std::abort();
   return s;
 }
 
@@ -68,9 +71,16 @@ int main(int argc, char** argv) {
     return v;
   };
   const auto whole = [](std::int64_t n) { return pspmv::detail::host_array<double>("probe::whole", n); };
-  std::printf("host threads %d, %d rounds, huge-page advice %s (medians; ratio: inside / whole per round)\n",
+  std::string thp = "(none)";
+  if (std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r")) {
+    char line[128] = {0};
+    if (std::fgets(line, sizeof line, f)) thp = std::string(line, std::strcspn(line, "\n"));
+    std::fclose(f);
+  }
+  std::printf("host threads %d, %d rounds, huge-page advice %s, transparent_hugepage/enabled: %s\n"
+              "(medians; ratio: inside / whole per round)\n",
               Kokkos::DefaultHostExecutionSpace().concurrency(), rounds,
-              pspmv::detail::huge_pages_enabled() ? "on" : "off");
+              pspmv::detail::huge_pages_enabled() ? "on" : "off", thp.c_str());
   std::printf("%8s %10s %10s %10s %10s %8s\n", "MiB", "inside ms", "min", "whole ms", "min", "ratio");
   for (const std::int64_t m : mib) {
     const std::int64_t n = (m << 20) / static_cast<std::int64_t>(sizeof(double));

@@ -61,8 +61,8 @@ constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
 /// of arm64 with 4 KiB pages; elsewhere, or where the kernel declines, nothing changes (the
 /// advice is only advice: no error). It changes only memory not touched yet: a fresh mapping,
 /// not glibc heap memory that an earlier array used (docs/design.md). With `whole`, the
-/// pages that hold the range's two ends are advised too (the caller owns them entirely:
-/// host_array's arrays). The analysis's arrays, a SELL plan's matrix, a CSR plan's copy and the
+/// pages that hold the range's two ends are advised too (for a caller that owns them
+/// entirely: host_array). The analysis's arrays, a SELL plan's matrix, a CSR plan's copy and the
 /// matrices the readers, generators and conversions return are allocated that way (host_array),
 /// so that a plan sharing such a matrix reads it on the same pages as its own.
 inline void advise_huge_pages(void* p, std::size_t bytes, bool whole = false) {
@@ -79,29 +79,33 @@ inline void advise_huge_pages(void* p, std::size_t bytes, bool whole = false) {
 }
 
 /// A host array of n entries, not initialized, huge pages advised (advise_huge_pages). One of
-/// huge_page_min_bytes or more starts on a 2 MiB boundary of an allocation 4 MiB longer, and
-/// every page it touches is advised, its two ends too: an allocation's start is aligned to a
-/// few bytes only, so before, the 4 KiB pages between it and the first whole huge page, and after
-/// the last one, faulted one by one (up to 4 MiB an array, written by the first and the last
-/// thread of a pass: perf/results/cpu-2core-xeon.md, "Host arrays on whole huge pages"). The
-/// 4 MiB beyond are address space, not memory: nothing touches them.
+/// huge_page_min_bytes or more, of entries whose size divides 2 MiB, starts on a 2 MiB boundary
+/// of an allocation 4 MiB longer, and every page it touches is advised, its two ends too (an
+/// allocation as it comes is aligned to a few bytes: up to 2 MiB at each end would lie on 4 KiB
+/// pages, each faulted alone by the first or the last thread of the pass that writes it;
+/// perf/probes/first_touch.cpp). The 4 MiB beyond cost address space, and up to 2 MiB of
+/// memory where the last huge page runs past the array's end. Other arrays, and every array
+/// where the advice is off or cannot be given, are allocations as they come.
 template <class T>
 Kokkos::View<T*, Kokkos::HostSpace> host_array(const std::string& label, std::int64_t n) {
-  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
   using V = Kokkos::View<T*, Kokkos::HostSpace>;
-  if (bytes < huge_page_min_bytes || !huge_pages_enabled() || huge_page_bytes % sizeof(T) != 0)
-    return V(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n));
-  const std::size_t extra = 2 * huge_page_bytes / sizeof(T);
-  const V whole(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n) + extra);
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(whole.data());
-  const std::uintptr_t aligned = (a + huge_page_bytes - 1) & ~(std::uintptr_t{huge_page_bytes} - 1);
-  if ((aligned - a) % sizeof(T) != 0) {  // an allocation not aligned to its entries: the pages inside
-    advise_huge_pages(whole.data(), bytes);
-    return Kokkos::subview(whole, std::make_pair(std::size_t{0}, static_cast<std::size_t>(n)));
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= huge_page_min_bytes && huge_page_bytes % sizeof(T) == 0 && huge_pages_enabled()) {
+    const std::size_t extra = 2 * huge_page_bytes / sizeof(T);
+    const V whole(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n) + extra);
+    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(whole.data());
+    const std::uintptr_t aligned = (a + huge_page_bytes - 1) & ~(std::uintptr_t{huge_page_bytes} - 1);
+    if ((aligned - a) % sizeof(T) == 0) {  // always, for Kokkos' alignment of 64 bytes or more
+      const std::size_t first = static_cast<std::size_t>((aligned - a) / sizeof(T));
+      const V v = Kokkos::subview(whole, std::make_pair(first, first + static_cast<std::size_t>(n)));
+      advise_huge_pages(v.data(), bytes, true);
+      return v;
+    }
   }
-  const std::size_t first = static_cast<std::size_t>((aligned - a) / sizeof(T));
-  const V v = Kokkos::subview(whole, std::make_pair(first, first + static_cast<std::size_t>(n)));
-  advise_huge_pages(v.data(), bytes, true);
+#endif
+  V v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(n));
+  advise_huge_pages(v.data(), bytes);
   return v;
 }
 
