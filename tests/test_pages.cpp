@@ -59,15 +59,22 @@ bool has_transparent_huge_pages() {
 #endif
 }
 
+/// Why the advice cannot be checked here ("" where it can).
+std::string why_untestable() {
+  if (!has_transparent_huge_pages()) return "this kernel has no transparent huge pages";
+  if (!pspmv::detail::huge_pages_enabled()) return "PSPMV_HUGE_PAGES turns the advice off";
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (tunables && std::string(tunables).find("hugetlb") != std::string::npos)
+    return "GLIBC_TUNABLES advises every allocation (" + std::string(tunables) + "): pspmv's advice cannot be told apart";
+  return "";
+}
+
 }  // namespace
 
 TEST(HostPages, LargeArraysThatPspmvAllocatesAreAdvised) {
-  if (!has_transparent_huge_pages()) GTEST_SKIP() << "this kernel has no transparent huge pages";
-  if (!pspmv::detail::huge_pages_enabled()) GTEST_SKIP() << "PSPMV_HUGE_PAGES turns the advice off";
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::string(tunables).find("hugetlb") != std::string::npos)
-    GTEST_SKIP() << "GLIBC_TUNABLES advises every allocation (" << tunables << "): pspmv's advice cannot be told apart";
-  ASSERT_FALSE(vm_flags_of(&tunables).empty()) << "/proc/self/smaps gives no VmFlags for the stack";
+  const std::string untestable = why_untestable();
+  if (!untestable.empty()) GTEST_SKIP() << untestable;
+  ASSERT_FALSE(vm_flags_of(&untestable).empty()) << "/proc/self/smaps gives no VmFlags for the stack";
   // The control: a fresh mapping nobody advised (40 MiB: beyond glibc's largest mmap threshold, so
   // never memory of the heap) lacks the flag.
   const std::vector<char> unadvised(std::size_t{40} << 20, 1);
@@ -121,11 +128,8 @@ TEST(HostPages, LargeArraysThatPspmvAllocatesAreAdvised) {
 // and length (a whole number of huge pages or not), the pages of both ends are advised, and the
 // advised range, every huge page the array touches, lies inside the array's own allocation.
 TEST(HostPages, LargeHostArraysLieOnWholeHugePages) {
-  if (!has_transparent_huge_pages()) GTEST_SKIP() << "this kernel has no transparent huge pages";
-  if (!pspmv::detail::huge_pages_enabled()) GTEST_SKIP() << "PSPMV_HUGE_PAGES turns the advice off";
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::string(tunables).find("hugetlb") != std::string::npos)
-    GTEST_SKIP() << "GLIBC_TUNABLES advises every allocation (" << tunables << "): pspmv's advice cannot be told apart";
+  const std::string untestable = why_untestable();
+  if (!untestable.empty()) GTEST_SKIP() << untestable;
 #if defined(__GLIBC__)
   // Fresh mappings, as in the tool (perf/main.cpp): not heap memory an earlier test advised.
   (void)mallopt(M_MMAP_THRESHOLD, static_cast<int>(pspmv::detail::huge_page_min_bytes));
