@@ -63,7 +63,14 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
   std::vector<std::int64_t> mib;
-  for (int a = 2; a < argc; ++a) mib.push_back(std::atoll(argv[a]));
+  for (int a = 2; a < argc; ++a) {
+    const long long m = std::atoll(argv[a]);
+    if (m <= 0 || m > (1 << 20)) {
+      std::fprintf(stderr, "pspmv_probe_first_touch: size '%s' (argument %d): expected MiB from 1 to 1048576\n", argv[a], a);
+      return 2;
+    }
+    mib.push_back(m);
+  }
   if (mib.empty()) mib = {27, 216};
   const auto inside = [](std::int64_t n) {
     View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("probe::inside")), static_cast<std::size_t>(n));
