@@ -7,9 +7,12 @@
 #include <mutex>
 #include <random>
 
+#include "sell_views.hpp"
 #include "test_util.hpp"
 
 namespace {
+
+using pspmv_test::same_view;
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
@@ -37,18 +40,6 @@ pspmv::HostCsr<Value, Offset> irregular(std::int32_t nrows, std::int32_t ncols, 
   return pspmv::make_csr<Value, Offset, std::int32_t>(nrows, ncols, rp, ci, v);
 }
 
-/// Two Views (any memory spaces) hold the same bytes.
-template <class A, class B>
-::testing::AssertionResult same_bytes(const A& a, const B& b, const char* what) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  if (ha.extent(0) != hb.extent(0))
-    return ::testing::AssertionFailure() << what << ": " << hb.extent(0) << " entries, want " << ha.extent(0);
-  if (ha.extent(0) > 0 && std::memcmp(ha.data(), hb.data(), ha.extent(0) * sizeof(ha(0))) != 0)
-    return ::testing::AssertionFailure() << what << " differs";
-  return ::testing::AssertionSuccess();
-}
-
 /// Two plans store the same matrix, byte for byte, and made the same choice.
 template <class P, class Q>
 void expect_same_plan(const P& a, const Q& b, const std::string& where) {
@@ -56,24 +47,10 @@ void expect_same_plan(const P& a, const Q& b, const std::string& where) {
   EXPECT_EQ(a.describe(), b.describe());
   EXPECT_EQ(a.reason(), b.reason());
   EXPECT_EQ(a.format(), b.format());
-  EXPECT_TRUE(same_bytes(a.matrix().row_ptr, b.matrix().row_ptr, "row_ptr"));
-  EXPECT_TRUE(same_bytes(a.matrix().col_idx, b.matrix().col_idx, "col_idx"));
-  EXPECT_TRUE(same_bytes(a.matrix().values, b.matrix().values, "values"));
-  const auto &s = a.sell(), &t = b.sell();
-  EXPECT_EQ(s.npos, t.npos);
-  EXPECT_EQ(s.nnz, t.nnz);
-  EXPECT_TRUE(same_bytes(s.slice_ptr, t.slice_ptr, "slice_ptr"));
-  EXPECT_TRUE(same_bytes(s.slice_width, t.slice_width, "slice_width"));
-  EXPECT_TRUE(same_bytes(s.row_len, t.row_len, "row_len"));
-  EXPECT_TRUE(same_bytes(s.perm, t.perm, "perm"));
-  EXPECT_TRUE(same_bytes(s.col_idx, t.col_idx, "sell col_idx"));
-  EXPECT_TRUE(same_bytes(s.values, t.values, "sell values"));
-  EXPECT_TRUE(same_bytes(s.long_rows, t.long_rows, "long_rows"));
-  EXPECT_TRUE(same_bytes(s.long_pos, t.long_pos, "long_pos"));
-  EXPECT_TRUE(same_bytes(s.long_row_ptr, t.long_row_ptr, "long_row_ptr"));
-  EXPECT_TRUE(same_bytes(s.long_col_idx, t.long_col_idx, "long_col_idx"));
-  EXPECT_TRUE(same_bytes(s.long_values, t.long_values, "long_values"));
-  EXPECT_TRUE(same_bytes(s.piece_ptr, t.piece_ptr, "piece_ptr"));
+  EXPECT_TRUE(same_view(a.matrix().row_ptr, b.matrix().row_ptr, "row_ptr"));
+  EXPECT_TRUE(same_view(a.matrix().col_idx, b.matrix().col_idx, "col_idx"));
+  EXPECT_TRUE(same_view(a.matrix().values, b.matrix().values, "values"));
+  pspmv_test::expect_same_sell_views(a.sell(), b.sell(), where + ": SELL");
 }
 
 /// y = A x of a plan, on the host.
@@ -237,9 +214,9 @@ TEST(PlanInput, StagedCopyIsTheSource) {
       Stager narrow(Host(), buffers, 4);
       EXPECT_THROW(narrow.copy(rp, A.row_ptr.data()), pspmv::InvalidArgument);
     }
-    EXPECT_TRUE(same_bytes(A.row_ptr, rp, "row_ptr"));
-    EXPECT_TRUE(same_bytes(A.col_idx, ci, "col_idx"));
-    EXPECT_TRUE(same_bytes(A.values, v, "values"));
+    EXPECT_TRUE(same_view(A.row_ptr, rp, "row_ptr"));
+    EXPECT_TRUE(same_view(A.col_idx, ci, "col_idx"));
+    EXPECT_TRUE(same_view(A.values, v, "values"));
     EXPECT_EQ(0, std::memcmp(head.data(), A.values.data() + 100, 7 * sizeof(float)));
     // The other way (copy_back), after copies in the same stager and with nothing before it.
     std::vector<std::int64_t> rp_back(rp.extent(0), -1);
@@ -269,9 +246,9 @@ TEST(PlanInput, StagedCopyIsTheSource) {
   constexpr bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   EXPECT_EQ(fp.taken, staged);
   if (fp.taken) EXPECT_EQ(fp.value, pspmv::fingerprint(A));
-  EXPECT_TRUE(same_bytes(A.row_ptr, B.row_ptr, "uploaded row_ptr"));
-  EXPECT_TRUE(same_bytes(A.col_idx, B.col_idx, "uploaded col_idx"));
-  EXPECT_TRUE(same_bytes(A.values, B.values, "uploaded values"));
+  EXPECT_TRUE(same_view(A.row_ptr, B.row_ptr, "uploaded row_ptr"));
+  EXPECT_TRUE(same_view(A.col_idx, B.col_idx, "uploaded col_idx"));
+  EXPECT_TRUE(same_view(A.values, B.values, "uploaded values"));
 }
 
 // A CSR already in the space's memory is analyzed there: the same plan as analyze() of the
@@ -331,7 +308,7 @@ TEST(PlanInput, MultiplyTakesContiguousViewsOfAnyType) {
   plan.multiply(Exec(), 2.0, typename PlanT::const_vector_type(x), 0.0, want);
   const auto same = [&](const auto& y, const char* what) {
     Exec().fence();
-    EXPECT_TRUE(same_bytes(want, y, what));
+    EXPECT_TRUE(same_view(want, y, what));
   };
   Kokkos::View<double*> y1("y1", A.nrows);
   plan.multiply(2.0, x, 0.0, y1);  // non-const x, a View with Kokkos' default arguments for y
