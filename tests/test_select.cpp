@@ -228,6 +228,37 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     EXPECT_EQ(Traits::sell_bytes_per_thread, 0);
     auto R = pspmv::generate_random<V, O>(100000, 100000, 16.0, 5);
     EXPECT_EQ(pspmv::analyze<Exec>(R).reason().find(" >= 12, CSR "), std::string::npos);
+    // Short rows (0 to 8 entries, mean 4 < csr_short_mean), none long: CSR a thread per row, and
+    // the reason says why; from a mean of 6 (0 to 12 entries), or with one row longer than
+    // sell_long_row, or with team_per_row forced, SELL as before. (A memory limit of 2: SELL
+    // then fits in every precision and offset width, so the short-row rule alone decides.)
+    ASSERT_EQ(Traits::csr_short_mean, 5);
+    pspmv::AnalyzeOptions roomy;
+    roomy.sell_memory_limit = 2.0;
+    const auto short_rows = pspmv::generate_random<V, O>(100000, 100000, 4.0, 5);
+    const auto ps4 = pspmv::analyze<Exec>(short_rows, roomy);
+    EXPECT_LT(ps4.row_stats().mean, 5.0);
+    EXPECT_EQ(ps4.format(), pspmv::Format::csr) << ps4.reason();
+    EXPECT_EQ(ps4.mapping(), pspmv::Mapping::thread_per_row) << ps4.reason();
+    EXPECT_NE(ps4.reason().find(" < 5, longest 8 <= 64: short rows stay CSR"), std::string::npos) << ps4.reason();
+    pspmv::AnalyzeOptions thread_roomy = roomy, team = roomy;
+    thread_roomy.mapping = pspmv::Mapping::thread_per_row;
+    team.mapping = pspmv::Mapping::team_per_row;
+    EXPECT_EQ(pspmv::analyze<Exec>(short_rows, thread_roomy).format(), pspmv::Format::csr);
+    EXPECT_EQ(pspmv::analyze<Exec>(short_rows, team).format(), pspmv::Format::sell);
+    const auto ps6 = pspmv::analyze<Exec>(pspmv::generate_random<V, O>(100000, 100000, 6.0, 5), roomy);
+    EXPECT_EQ(ps6.format(), pspmv::Format::sell) << ps6.reason();
+    EXPECT_EQ(ps6.reason().find("short rows"), std::string::npos) << ps6.reason();
+    // The same short rows and one of 100 entries (the mean stays below 5): SELL, its long row split.
+    auto with_long = from_rows<V, O>(100000, 100000, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      for (std::int32_t k = 0; k < (i == 500 ? 100 : 4); ++k) c.push_back((i + 997 * k) % 100000);
+      std::sort(c.begin(), c.end());
+      return c;
+    });
+    const auto pl = pspmv::analyze<Exec>(with_long, roomy);
+    EXPECT_EQ(pl.row_stats().max_len, 100);
+    EXPECT_EQ(pl.format(), pspmv::Format::sell) << pl.reason();
   }
 }
 

@@ -138,6 +138,7 @@ struct ExecTraits {
   /// shorter rows stay CSR, whatever their columns (docs/selection.md).
   static constexpr double sell_min_mean = 12;
   /// Unused on a host (see the GPU's).
+  static constexpr double csr_short_mean = 0;
   static constexpr double sell_memory_limit_irregular = 1.1;
   static constexpr double irregular_useful_share = 0.0;
   /// SELL rows longer than this leave the slices; -1: never by default on a host.
@@ -228,6 +229,14 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   /// Unused on a GPU (SELL is its default where it fits).
   static constexpr std::int64_t sell_bytes_per_thread = 0;
   static constexpr double sell_min_mean = 0;
+  /// ...except where rows hold fewer than this many entries on average, none of them long
+  /// (sell_long_row) and no diagonal slices by the rule: such a matrix keeps CSR. On the H200
+  /// (f64, tiles of the shared matrices beyond its L2) SELL ran 0.92-1.01x the time of
+  /// thread-per-row CSR on every tile of rows of 3.4-4.9 entries on average (hep-th, 494_bus,
+  /// bcspwr10, cryg2500, karate, west0067_jumbled), and 1.10-1.16x faster from 5.6 entries
+  /// (Erdos971, jagmesh7, watt_2, bayer10, bcsstk21); its analysis costs several CSR analyses
+  /// (docs/selection.md, "GPU: short rows stay CSR").
+  static constexpr double csr_short_mean = 5;
   /// SELL is the GPU default where it fits.
   static constexpr bool prefer_sell = true;
   /// SELL rows longer than two warps' worth of entries leave the slices.

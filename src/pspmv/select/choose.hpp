@@ -135,15 +135,24 @@ inline AnalyzeOptions deterministic_options(const AnalyzeOptions& o) {
   return d;
 }
 
-/// Whether choose_format() computes a SELL shape on a space that prefers SELL (the GPU): a
-/// forced SELL format, keep_permuted or compress, or no forced format and not the small-matrix
-/// rule. False where the space does not prefer SELL (a host decides by other statistics first).
+/// The short-row rule of a space that prefers SELL (ExecTraits::csr_short_mean, the GPU): rows
+/// of fewer than csr_short_mean entries on average, none longer than sell_long_row, a mapping
+/// left to the rule or thread_per_row, and no diagonal slices by the rule (diagonal_rows): CSR.
+/// Returns the reason's words where it holds, else nothing; never on a space without the rule.
 template <class Traits>
-bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t concurrency) {
+std::string short_rows_csr(const RowStats& s, const AnalyzeOptions& o, double csr_bytes);
+
+/// Whether choose_format() computes a SELL shape on a space that prefers SELL (the GPU): a
+/// forced SELL format, keep_permuted or compress, or no forced format and neither the
+/// small-matrix rule nor the short-row rule. False where the space does not prefer SELL (a host
+/// decides by other statistics first).
+template <class Traits>
+bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t concurrency, double csr_bytes) {
   if (!Traits::prefer_sell) return false;
   if (o.format) return *o.format == Format::sell;
   if (o.keep_permuted || o.compress.value_or(false)) return true;
-  return o.mapping || !small_matrix_warp_per_row<Traits>(s, concurrency);
+  if (!o.mapping && small_matrix_warp_per_row<Traits>(s, concurrency)) return false;
+  return short_rows_csr<Traits>(s, o, csr_bytes).empty();
 }
 
 /// Whether the host's SELL rule can fire for a matrix of csr_bytes with rows of `mean` entries
@@ -201,6 +210,18 @@ std::string diagonal_rows(const RowStats& s, const AnalyzeOptions& o, double csr
          std::to_string(Traits::diagonal_min_bytes >> 20) + " MiB";
 }
 
+template <class Traits>
+std::string short_rows_csr(const RowStats& s, const AnalyzeOptions& o, double csr_bytes) {
+  if (!(Traits::csr_short_mean > 0) || s.nrows == 0 || s.mean >= Traits::csr_short_mean ||
+      (Traits::sell_long_row > 0 && s.max_len > Traits::sell_long_row) ||
+      (o.mapping && *o.mapping != Mapping::thread_per_row) || !diagonal_rows<Traits>(s, o, csr_bytes).empty())
+    return {};
+  // Truncated, not rounded: a mean of 4.96 reads 4.9, never "5.0 < 5".
+  return "mean row " + fixed(std::floor(s.mean * 10) / 10, 1) + " < " + fixed(Traits::csr_short_mean, 0) +
+         ", longest " + std::to_string(s.max_len) + " <= " + std::to_string(Traits::sell_long_row) +
+         ": short rows stay CSR (SELL gains nothing there, and costs more analysis)";
+}
+
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
 /// SELL-rows or diagonal-slice rule) and its bytes stay within the memory limit.
 template <class ExecSpace, class Value, class Offset>
@@ -254,6 +275,10 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     return Format::csr;
   }
   if (Traits::prefer_sell) {
+    if (const std::string why = short_rows_csr<Traits>(s, o, csr_bytes); !why.empty()) {
+      reason.add(Decision::format, why);
+      return Format::csr;
+    }
     // Irregular rows: thread-per-row CSR would idle most lanes, so SELL may take more memory.
     const bool irregular = !caller_limit && f.lane_slots.useful_thread_per_row < Traits::irregular_useful_share;
     return sell_within(irregular ? std::max(limit, Traits::sell_memory_limit_irregular) : limit, "",
