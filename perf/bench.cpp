@@ -63,10 +63,11 @@ int run(BenchCmdOptions o, const RunInfo& info) {
   bo.schedules = parsed(o.schedules, bo.schedules, pspmv::parse_schedule);
   bo.peers = !o.no_peers;
   bo.include_auto = !o.no_auto;
-  std::cerr << fmt::format("pspmv bench: {} input(s) on {}, {} warm-ups, {} reps\n", inputs.size(),
+  std::cerr << fmt::format("pspmv bench: {} input(s) on {}, {} warm-ups, {} reps (samples of at least {} ms)\n",
+                           inputs.size(),
                            bo.space == "host" ? Kokkos::DefaultHostExecutionSpace().name()
                                               : Kokkos::DefaultExecutionSpace().name(),
-                           bo.warmups, bo.reps);
+                           bo.warmups, bo.reps, bo.min_sample_s * 1e3);
   print_warnings(run_warnings(info, {}, false));
   // The records so far as JSON and CSV; files are rewritten after every input (a run cut short
   // keeps what it measured), standard output gets them once at the end.
@@ -123,6 +124,7 @@ Command add_bench(CLI::App& app) {
       ->each([o](const std::string&) { o->precision_given = true; });
   add_space(sub, bo.space);
   add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");
+  add_min_sample(sub, bo.min_sample_s);
   sub->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--team-size", bo.base.team_size, "threads per team (0: chosen)")->check(CLI::NonNegativeNumber);

@@ -1,5 +1,7 @@
 #include "command.hpp"
 
+#include <fmt/format.h>
+
 namespace pspmv_cli {
 
 void add_inputs(CLI::App* sub, InputOptions& in) {
@@ -37,6 +39,15 @@ void add_space(CLI::App* sub, std::string& space) {
 void add_reps(CLI::App* sub, int& reps, int& warmups, const std::string& reps_help) {
   sub->add_option("--reps", reps, reps_help)->check(CLI::Range(1, 100000));
   sub->add_option("--warmups", warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
+}
+
+void add_min_sample(CLI::App* sub, double& seconds) {
+  sub->add_option_function<double>(
+         "--min-sample-ms", [&seconds](const double& ms) { seconds = ms * 1e-3; },
+         "each timed sample a batch of back-to-back runs calibrated to last at least this many milliseconds, one "
+         "fence at its end, divided by its size (0: one run per sample)")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->default_str(fmt::format("{}", seconds * 1e3));
 }
 
 void add_expected_calls(CLI::App* sub, std::int64_t& calls) {

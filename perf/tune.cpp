@@ -24,7 +24,7 @@ struct TuneCmdOptions {
   int reps = 7;                   ///< timed samples per candidate (median)
   /// each sample a batch of multiplies calibrated to last about this long (pspmv::TuneOptions), in
   /// every stage: the exhaustive search, the budgeted tune and the final timing
-  double min_sample_ms = pspmv::TuneOptions{}.min_sample_seconds * 1e3;
+  double min_sample_s = pspmv::TuneOptions{}.min_sample_seconds;
   int rounds = 5;                 ///< interleaved rounds of the final model / tuned / best / CSR timing
   std::string json;               ///< the results as JSON to this file ('-': standard output)
 };
@@ -45,18 +45,18 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
   const auto A = pspmv::convert<Value, std::int64_t>(in.A);  // throws InvalidArgument naming the entry
   std::cerr << fmt::format(
       "pspmv tune: {} {} on {}: exhaustive search, the budgeted tune, then {} interleaved rounds (samples of about {} ms)\n",
-      in.name, precision, Exec().name(), o.rounds, o.min_sample_ms);
+      in.name, precision, Exec().name(), o.rounds, o.min_sample_s * 1e3);
   pspmv::TuneOptions exhaustive;
   exhaustive.exhaustive = true;
   exhaustive.reps = o.reps;
-  exhaustive.min_sample_seconds = o.min_sample_ms * 1e-3;
+  exhaustive.min_sample_seconds = o.min_sample_s;
   const pspmv::AnalyzeOptions base{};
   const auto ex = pspmv::tune<Exec>(A, base, exhaustive);
   pspmv::TuneOptions budgeted;
   budgeted.budget_calls = o.budget_calls;
   budgeted.min_candidates = o.min_candidates;
   budgeted.reps = o.reps;
-  budgeted.min_sample_seconds = o.min_sample_ms * 1e-3;
+  budgeted.min_sample_seconds = o.min_sample_s;
   const auto tu = pspmv::tune<Exec>(A, base, budgeted);
   // The final ratios come from one set of interleaved rounds over the four plans that matter:
   // the model's, the budgeted tune's, the exhaustive search's best (itself confirmed beside
@@ -80,7 +80,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
     slot[i] = j;
   }
   const auto timed =
-      pspmv::time_interleaved_spread<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_ms * 1e-3);
+      pspmv::time_interleaved_spread<Exec, Value, std::int64_t>(unique, o.reps, o.rounds, o.min_sample_s);
   std::vector<double> t(four.size());
   for (std::size_t i = 0; i < four.size(); ++i) t[i] = timed[slot[i]].median;
   // Each distinct timing judged as bench judges its records (mark_noise: median/min above
@@ -171,7 +171,7 @@ nlohmann::json tune_one(const Input& in, const TuneCmdOptions& o, const std::str
           {"baseline_csr_s", t_base},
           {"break_even_calls", break_even},
           {"rounds", o.rounds},
-          {"min_sample_seconds", o.min_sample_ms * 1e-3},
+          {"min_sample_seconds", o.min_sample_s},
           {"reps", o.reps},
           {"exhaustive", tried}};
 }
@@ -231,11 +231,7 @@ Command add_tune(CLI::App& app) {
   sub->add_option("--min-candidates", o->min_candidates, "candidates the budgeted tune tries whatever the budget")
       ->check(CLI::Range(0, 1000));
   sub->add_option("--reps", o->reps, "timed samples per candidate (median)")->check(CLI::Range(1, 10000));
-  sub->add_option("--min-sample-ms", o->min_sample_ms,
-                  "each sample a batch of back-to-back multiplies calibrated to last about this many milliseconds, one "
-                  "fence at its end, divided by its size (0: one multiply per sample)")
-      ->check(CLI::Range(0.0, 10000.0))
-      ->capture_default_str();
+  add_min_sample(sub, o->min_sample_s);
   sub->add_option("--rounds", o->rounds,
                   "interleaved rounds of the final timing of the model's, the tuned, the best and the plain CSR plan "
                   "(median of round medians)")

@@ -6,7 +6,9 @@
 #   else the quoted name is checked) with as many fields in every line as in the header;
 # - `--gen SPEC FILE` takes one spec and reads FILE as a file;
 # - a size line with a 19-digit entry count is "out of range", not "not an integer";
-# - `bench --interleave` pairs pspmv's fastest variant with the plain OpenMP loop's fastest.
+# - `bench --interleave` pairs pspmv's fastest variant with the plain OpenMP loop's fastest;
+# - every record says how its samples were taken (min_sample_s, sample_calls): several calls a
+#   sample by default, one with --min-sample-ms 0; a negative length is refused.
 # Inputs: -DTOOL=<pspmv> -DWORK=<folder>
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -37,12 +39,18 @@ foreach(i RANGE ${last})
   if(NOT impl STREQUAL "pspmv" AND NOT skipped)
     math(EXPR peers "${peers} + 1")
   endif()
-  foreach(key iqr_s cv noisy noise)
+  foreach(key iqr_s cv noisy noise min_sample_s sample_calls)
     string(JSON t ERROR_VARIABLE e TYPE "${json}" records ${i} ${key})
     if(e)
       message(FATAL_ERROR "record ${i} lacks ${key}: ${e}")
     endif()
   endforeach()
+  # The default samples last at least 0.5 ms: a multiply of a 3x3 matrix takes several a sample.
+  string(JSON least GET "${json}" records ${i} min_sample_s)
+  string(JSON calls GET "${json}" records ${i} sample_calls)
+  if(NOT least STREQUAL "0.0005" OR (NOT skipped AND NOT calls GREATER 1))
+    message(FATAL_ERROR "record ${i} (${impl} ${prec}): min_sample_s ${least}, sample_calls ${calls}")
+  endif()
 endforeach()
 if(peers EQUAL 0)
   message(FATAL_ERROR "no peer ran on the nan/inf matrix:\n${err}")
@@ -158,4 +166,29 @@ foreach(i RANGE ${last})
 endforeach()
 if(NOT paired EQUAL 1)
   message(FATAL_ERROR "bench --interleave: ${paired} plain OpenMP records timed beside pspmv's best and automatic plans (want 1):\n${err}")
+endif()
+
+# --min-sample-ms 0: one fenced call a sample, in the sweep and in the interleaved rounds.
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
+                        --schedule static_chunks --interleave --reps 3 --warmups 1 --min-sample-ms 0
+                        --json "${WORK}/one-call.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "samples of at least 0 ms")
+  message(FATAL_ERROR "bench --min-sample-ms 0 exited ${rc}:\n${err}")
+endif()
+file(READ "${WORK}/one-call.json" json)
+string(JSON n LENGTH "${json}" records)
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON least GET "${json}" records ${i} min_sample_s)
+  string(JSON calls GET "${json}" records ${i} sample_calls)
+  string(JSON pair ERROR_VARIABLE e GET "${json}" records ${i} interleaved calls)
+  if(NOT least MATCHES "^0(\\.0*)?$" OR NOT calls EQUAL 1 OR (NOT e AND NOT pair EQUAL 1))
+    message(FATAL_ERROR "--min-sample-ms 0, record ${i}: min_sample_s ${least}, sample_calls ${calls}, interleaved calls ${pair}")
+  endif()
+endforeach()
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --min-sample-ms -1
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "--min-sample-ms")
+  message(FATAL_ERROR "bench --min-sample-ms -1 gave exit ${rc}:\n${err}")
 endif()

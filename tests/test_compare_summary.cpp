@@ -4,9 +4,11 @@
 // visibly (log axes, a marker on each ratio) and say where the floor bounds nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -140,10 +142,46 @@ TEST(CompareSummary, InterleavedRoundsRotateTheOrder) {
   std::vector<int> calls;
   std::vector<std::function<void()>> runs;
   for (int i = 0; i < 3; ++i) runs.push_back([&calls, i] { calls.push_back(i); });
-  const auto t = time_rounds<Kokkos::DefaultHostExecutionSpace>(runs, 1, 3);
+  const auto t = time_rounds<Kokkos::DefaultHostExecutionSpace>(runs, 1, 3, 0.0);
   EXPECT_EQ(calls, (std::vector<int>{0, 1, 2, 0, 0, 1, 1, 2, 2, 1, 1, 2, 2, 0, 0, 2, 2, 0, 0, 1, 1}));
   ASSERT_EQ(t.size(), 3u);
-  for (const auto& x : t) EXPECT_GE(x.median_s, x.min_s);
+  for (const auto& x : t) {
+    EXPECT_GE(x.median_s, x.min_s);
+    EXPECT_EQ(x.calls, 1);
+  }
+}
+
+TEST(CompareSummary, SamplesAreBatchesOfTheLeastLength) {
+  // A run of 200 us (a busy wait) in samples of at least 1 ms: 4 calls a sample or more (6 at
+  // 200 us, 5 at 250), and each sample's time divided by its calls (a median near 200 us, not
+  // near 1 ms).
+  int ran = 0;
+  const std::vector<std::function<void()>> runs{[&ran] {
+    ++ran;
+    const auto t0 = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - t0 < std::chrono::microseconds(200)) {
+    }
+  }};
+  const auto t = time_rounds<Kokkos::DefaultHostExecutionSpace>(runs, 1, 3, 1e-3);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_GE(t[0].calls, 4);
+  EXPECT_GE(t[0].min_s, 2e-4);
+  EXPECT_LT(t[0].median_s, 6e-4);
+  // The warm-up, the calibration's batches, then each round's untimed call and its batch.
+  EXPECT_GE(ran, 1 + 3 * (1 + t[0].calls));
+  // The rule itself (pspmv::SampleTimer sizes a plan's samples by it too), on a clock that reads
+  // 30 us a call: one call, then 1.2 x 210 / 30 = 8.4, so 9 calls, 270 us >= 210 us.
+  std::vector<int> batches;
+  const int batch = pspmv::detail::calibrated_batch(
+      [&batches](int n) {
+        batches.push_back(n);
+        return 3e-5 * n;
+      },
+      2.1e-4);
+  EXPECT_EQ(batch, 9);
+  EXPECT_EQ(batches, (std::vector<int>{1, 9}));
+  // 0: one call a sample, nothing timed.
+  EXPECT_EQ(pspmv::detail::calibrated_batch([](int) -> double { throw std::logic_error("timed"); }, 0.0), 1);
 }
 
 TEST(ComparePlots, RatiosVisibleFloorBoundSaidAndSpeedupErrorBars) {

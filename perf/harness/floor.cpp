@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdint>
 
+#include <fmt/format.h>
+
+#include "harness/samples.hpp"
 #include "pspmv/matrix/host_parallel.hpp"
 #ifdef _OPENMP
 #include <omp.h>
@@ -19,11 +22,10 @@ namespace {
 /// 4 cycles, below a core's share of the memory bandwidth on some hosts).
 constexpr int lanes = 32;
 
-/// Seconds of one read of buf[0, n) by all threads under the schedule (static: the first-touch
-/// partition; dynamic: blocks of 1 MiB handed out in turn).
-double timed_read(const double* buf, std::size_t n, bool dynamic, double& sink) {
+/// One read of buf[0, n) by all threads under the schedule (static: the first-touch partition;
+/// dynamic: blocks of 1 MiB handed out in turn), its sum added to `sink`.
+void read_once(const double* buf, std::size_t n, bool dynamic, double& sink) {
   const std::size_t nb = n / lanes;
-  const auto t0 = std::chrono::steady_clock::now();
   double sum = 0;
 #pragma omp parallel reduction(+ : sum)
   {
@@ -43,7 +45,6 @@ double timed_read(const double* buf, std::size_t n, bool dynamic, double& sink) 
   }
   for (std::size_t i = lanes * nb; i < n; ++i) sum += buf[i];
   sink += sum;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// GB/s of a STREAM-like triad a = b + 3 c over `bytes` in all (three arrays), best of `reps`.
@@ -71,7 +72,7 @@ double triad_gbs(std::size_t bytes, int reps) {
 
 }  // namespace
 
-Floor host_stream_read(std::size_t bytes, int reps) {
+Floor host_stream_read(std::size_t bytes, int reps, double min_sample_s) {
 #ifdef _OPENMP
   const int threads = omp_get_max_threads();
 #else
@@ -89,18 +90,22 @@ Floor host_stream_read(std::size_t bytes, int reps) {
   for (std::size_t i = lanes * (n / lanes); i < n; ++i) buf[i] = 1.0;
   double sink = 0, best = 1e300;
   // Both a static and a dynamic schedule, the faster kept: on a host whose cores run at unequal
-  // speeds (a VM's) a static read waits for the slowest thread.
-  for (int dynamic = 0; dynamic < 2; ++dynamic)
-    for (int r = 0; r <= reps; ++r) {
-      const double t = timed_read(buf, n, dynamic == 1, sink);
-      if (r > 0) best = std::min(best, t);  // r == 0 is the warm-up
-    }
+  // speeds (a VM's) a static read waits for the slowest thread. Samples as the runs' (one
+  // warm-up read, then batches of reads lasting min_sample_s: harness/samples.hpp).
+  for (int dynamic = 0; dynamic < 2; ++dynamic) {
+    const auto read = [&] { read_once(buf, n, dynamic == 1, sink); };
+    read();
+    const int calls = calls_per_sample<Kokkos::DefaultHostExecutionSpace>(read, min_sample_s);
+    for (int r = 0; r < reps; ++r)
+      best = std::min(best, batch_seconds<Kokkos::DefaultHostExecutionSpace>(read, calls) / calls);
+  }
   volatile double keep = sink;
   (void)keep;
   char triad[64];
   std::snprintf(triad, sizeof triad, "%.1f", triad_gbs(bytes, reps));
   return {best, "host streaming read, " + std::to_string(lanes) + " partial sums per thread, huge pages advised as a plan's arrays, OpenMP static or " +
-                    "dynamic (the faster), " + std::to_string(threads) + " threads (each input's floor GB/s: "
+                    "dynamic (the faster), " + std::to_string(threads) + " threads, samples of reads lasting at least " +
+                    fmt::format("{}", min_sample_s * 1e3) + " ms (each input's floor GB/s: "
                     "floor_gbs in the JSON; for reference, a STREAM triad of the same bytes ran at " + triad + " GB/s)"};
 }
 

@@ -93,6 +93,7 @@ Record complete(Record r, const std::string& impl, const std::string& variant, c
   r.min_s = t.min_s;
   r.iqr_s = t.iqr_s;
   r.time_cv = t.cv;
+  r.sample_calls = t.calls;
   r.gflops = t.median_s > 0 ? 2.0 * static_cast<double>(r.nnz) * r.vectors / t.median_s * 1e-9 : 0;
   r.gbs = t.median_s > 0 ? r.bytes / t.median_s * 1e-9 : 0;
   r.floor_gbs = r.floor_s > 0 ? r.bytes / r.floor_s * 1e-9 : 0;
@@ -120,6 +121,8 @@ void set_pair(Record& r, const std::string& with, const Timing& own, const Timin
   r.paired_other_min_s = other.min_s;
   r.paired_other_iqr_s = other.iqr_s;
   r.paired_other_cv = other.cv;
+  r.paired_calls = own.calls;
+  r.paired_other_calls = other.calls;
   // The ratios read from the pair are only as good as its two sides' timings.
   for (const auto& [side, t] : {std::pair<std::string, Timing>{r.variant, own}, std::pair<std::string, Timing>{with, other}})
     if (t.min_s > 0 && t.median_s / t.min_s > noisy_median_over_min) {
@@ -162,7 +165,8 @@ nlohmann::json to_json(const Record& r) {
           {"cv_row", r.cv},           {"offset_bits", r.offset_bits},
           {"analyze_s", r.analyze_s}, {"warmups", r.warmups},     {"reps", r.reps},
           {"median_s", r.median_s},   {"min_s", r.min_s},         {"iqr_s", r.iqr_s},
-          {"cv", r.time_cv},          {"noisy", r.noisy},         {"noise", r.noise},
+          {"cv", r.time_cv},          {"min_sample_s", r.min_sample_s}, {"sample_calls", r.sample_calls},
+          {"noisy", r.noisy},         {"noise", r.noise},
           {"gflops", r.gflops},       {"vectors", r.vectors},
           {"min_bytes", r.bytes},     {"gbs", r.gbs},             {"floor_s", r.floor_s},
           {"floor_gbs", r.floor_gbs}, {"floor_method", r.floor_method},
@@ -181,6 +185,8 @@ nlohmann::json to_json(const Record& r) {
                                                                  {"other_min_s", r.paired_other_min_s},
                                                                  {"other_iqr_s", r.paired_other_iqr_s},
                                                                  {"other_cv", r.paired_other_cv},
+                                                                 {"calls", r.paired_calls},
+                                                                 {"other_calls", r.paired_other_calls},
                                                                  {"auto_median_s", r.paired_auto_s},
                                                                  {"auto_min_s", r.paired_auto_min_s}}}};
   if (!r.analysis_phases.empty()) {

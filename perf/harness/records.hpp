@@ -15,6 +15,7 @@ namespace pspmv_cli {
 struct Timing {
   double median_s = 0, min_s = 0, iqr_s = 0, cv = 0, max_rel_err = 0;
   bool verified = false;
+  int calls = 1;  ///< calls per sample (harness/samples.hpp); the figures above are per call
 };
 
 /// The Timing of a set of samples (seconds): median, minimum, interquartile range (linear
@@ -40,6 +41,11 @@ struct Record {
   /// analyze()'s phases (Plan::analysis(): name, seconds), in order; empty for peers.
   std::vector<std::pair<std::string, double>> analysis_phases;
   int warmups = 0, reps = 0;
+  /// How the samples were taken (harness/samples.hpp): the least length of a sample asked for
+  /// (bench and compare --min-sample-ms; 0: one fenced call per sample) and the calls per sample
+  /// this run's timing took.
+  double min_sample_s = 0;
+  int sample_calls = 1;
   /// Vectors multiplied per call (bench --vectors): Y = A X with X and Y of this many columns;
   /// GFLOP/s counts 2 nnz per vector, bytes the matrix once and X and Y once each.
   int vectors = 1;
@@ -65,6 +71,7 @@ struct Record {
   /// 0: not set.
   double paired_min_s = 0, paired_iqr_s = 0, paired_cv = 0;
   double paired_other_min_s = 0, paired_other_iqr_s = 0, paired_other_cv = 0;
+  int paired_calls = 0, paired_other_calls = 0;  ///< each side's calls per sample
   /// compare, a peer's record: pspmv's automatic plan timed in the same interleaved rounds as the
   /// pair (set_pair_auto), its median and minimum in seconds; 0: not timed there. Where the
   /// automatic plan is pspmv's best variant, the pair's other side.

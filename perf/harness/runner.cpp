@@ -117,6 +117,7 @@ Record matrix_record(const Input& in, const pspmv::HostCsr<Value, Offset>& A, co
   r.offset_bits = 8 * sizeof(Offset);
   r.warmups = o.warmups;
   r.reps = o.reps;
+  r.min_sample_s = o.min_sample_s;
   r.bytes = min_bytes<Vector>(A);
   return r;
 }
@@ -176,7 +177,7 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
     ++paired;
     std::vector<std::function<void()>> runs{p->run};
     runs.insert(runs.end(), ours.begin(), ours.end());
-    const auto t = time_rounds<Exec>(runs, o.warmups, o.reps);
+    const auto t = time_rounds<Exec>(runs, o.warmups, o.reps, o.min_sample_s);
     set_pair(r, best_label, t[0], t[1]);
     if (auto_apart) {
       set_pair_auto(r, t[2]);
@@ -256,9 +257,9 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   Input named;
   named.name = in.name + (transposed ? "^T" : "");
   named.source = in.source;
-  const VerifyThenTime<Exec, Value, Offset, MValue> vt(M, o.warmups, o.reps);
+  const VerifyThenTime<Exec, Value, Offset, MValue> vt(M, o.warmups, o.reps, o.min_sample_s);
   Record base = matrix_record<Exec, Value>(named, M, o);
-  const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2));
+  const Floor floor = bandwidth_floor<Exec>(base.bytes, std::max(5, o.reps / 2), o.min_sample_s);
   base.floor_s = floor.seconds;
   base.floor_method = floor.method;
   const std::size_t first = out.size();
@@ -269,11 +270,11 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
   std::vector<Record> multi_base;
   for (const int k : o.vectors) {
     if (k <= 1) continue;
-    multi.push_back(std::make_unique<VerifyThenTimeMulti<Exec, Value, Offset, MValue>>(M, k, o.warmups, o.reps));
+    multi.push_back(std::make_unique<VerifyThenTimeMulti<Exec, Value, Offset, MValue>>(M, k, o.warmups, o.reps, o.min_sample_s));
     Record b = base;
     b.vectors = k;
     b.bytes = min_bytes<Value>(M) + static_cast<double>(k - 1) * sizeof(Value) * (static_cast<double>(M.nrows) + M.ncols);
-    const Floor f = bandwidth_floor<Exec>(b.bytes, std::max(5, o.reps / 2));
+    const Floor f = bandwidth_floor<Exec>(b.bytes, std::max(5, o.reps / 2), o.min_sample_s);
     b.floor_s = f.seconds;
     b.floor_method = f.method;
     multi_base.push_back(std::move(b));

@@ -8,6 +8,7 @@
 
 #include "harness/inputs.hpp"
 #include "harness/records.hpp"
+#include "pspmv/timing.hpp"
 
 namespace pspmv_cli {
 
@@ -20,6 +21,9 @@ struct BenchOptions {
   std::string space = "default";   ///< "default" (the GPU in a CUDA build) or "host"
   int warmups = 5;
   int reps = 20;
+  /// Least length of a timed sample, seconds: a sample is a batch of back-to-back calls with one
+  /// fence (harness/samples.hpp); 0: one fenced call per sample.
+  double min_sample_s = pspmv::default_min_sample_seconds;
   bool peers = true;               ///< every peer of peers/registry.hpp
   pspmv::AnalyzeOptions base;      ///< chunk size, team and vector sizes applied to every variant
   std::vector<int> vectors{1};     ///< vectors per multiply: 1 is y = A x, k > 1 is Y = A X with k columns (LayoutRight)

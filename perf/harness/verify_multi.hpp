@@ -14,6 +14,7 @@
 
 #include "harness/records.hpp"
 #include "harness/reference.hpp"
+#include "harness/samples.hpp"
 #include "pspmv/pspmv.hpp"
 #include "pspmv/timing.hpp"
 
@@ -34,9 +35,9 @@ class VerifyThenTimeMulti {
     return v;
   }
 
-  VerifyThenTimeMulti(const pspmv::HostCsr<MValue, Offset>& A, int k, int warmups, int reps)
+  VerifyThenTimeMulti(const pspmv::HostCsr<MValue, Offset>& A, int k, int warmups, int reps, double min_sample_s)
       : X(block_of("pspmv::X", A.ncols, k)), Y(block_of("pspmv::Y", A.nrows, k)), A_(A), hy_(Kokkos::create_mirror_view(Y)), k_(k),
-        warmups_(warmups), reps_(reps) {
+        warmups_(warmups), reps_(reps), min_sample_s_(min_sample_s) {
     std::mt19937_64 rng(2024);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     auto hx = Kokkos::create_mirror_view(X);
@@ -52,7 +53,7 @@ class VerifyThenTimeMulti {
   int vectors() const { return k_; }
 
   /// Poisons Y with NaN, runs once and checks every column (the reference computed per column),
-  /// then times `reps` runs after `warmups`, each fenced.
+  /// then times `reps` samples after `warmups` calls (time_samples).
   Timing measure(const std::function<void()>& run) const {
     Timing t;
     Kokkos::deep_copy(Y, std::numeric_limits<Value>::quiet_NaN());
@@ -72,20 +73,7 @@ class VerifyThenTimeMulti {
         t.max_rel_err = std::isnan(rel) ? std::numeric_limits<double>::infinity() : std::max(t.max_rel_err, rel);
       }
     }
-    for (int w = 0; w < warmups_; ++w) run();
-    Exec().fence();
-    std::vector<double> times;
-    for (int r = 0; r < reps_; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      run();
-      Exec().fence();
-      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    const Timing spread = timing_of(times);
-    t.median_s = spread.median_s;
-    t.min_s = spread.min_s;
-    t.iqr_s = spread.iqr_s;
-    t.cv = spread.cv;
+    time_samples<Exec>(run, warmups_, reps_, min_sample_s_, t);
     return t;
   }
 
@@ -96,6 +84,7 @@ class VerifyThenTimeMulti {
   typename MultiView::HostMirror hy_;
   std::vector<std::vector<double>> xd_;
   int k_, warmups_, reps_;
+  double min_sample_s_;
 };
 
 }  // namespace pspmv_cli

@@ -16,6 +16,7 @@
 #include "pspmv/timing.hpp"
 #include "harness/records.hpp"
 #include "harness/reference.hpp"
+#include "harness/samples.hpp"
 #include "pspmv/pspmv.hpp"
 
 namespace pspmv_cli {
@@ -42,10 +43,10 @@ class VerifyThenTime {
  public:
   using Mem = typename Exec::memory_space;
 
-  VerifyThenTime(const pspmv::HostCsr<MValue, Offset>& A, int warmups, int reps)
+  VerifyThenTime(const pspmv::HostCsr<MValue, Offset>& A, int warmups, int reps, double min_sample_s)
       : x(vector_of<Value, Mem>("pspmv::x", A.ncols)), y(vector_of<Value, Mem>("pspmv::y", A.nrows)), A_(A),
         hy_(Kokkos::create_mirror_view(y)),
-        warmups_(warmups), reps_(reps) {
+        warmups_(warmups), reps_(reps), min_sample_s_(min_sample_s) {
     std::mt19937_64 rng(2024);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     auto hx = Kokkos::create_mirror_view(x);
@@ -58,8 +59,9 @@ class VerifyThenTime {
     ref_ = pspmv::reference::spmv(A, 1.0, xd);
   }
 
-  /// Poisons y with NaN, runs once and checks every row (row_matches), then times `reps` runs
-  /// after `warmups`, each fenced: median, minimum and dispersion (timing_of).
+  /// Poisons y with NaN, runs once and checks every row (row_matches), then times `reps` samples
+  /// after `warmups` calls, each sample a batch of calls lasting at least min_sample_s
+  /// (time_samples): median, minimum and dispersion per call, and the calls per sample.
   Timing measure(const std::function<void()>& run) const {
     Timing t;
     Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
@@ -68,20 +70,7 @@ class VerifyThenTime {
     Kokkos::deep_copy(hy_, y);
     const std::vector<double> got(hy_.data(), hy_.data() + hy_.extent(0));
     check(got, t);
-    for (int w = 0; w < warmups_; ++w) run();
-    Exec().fence();
-    std::vector<double> times;
-    for (int r = 0; r < reps_; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      run();
-      Exec().fence();
-      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    const Timing spread = timing_of(times);
-    t.median_s = spread.median_s;
-    t.min_s = spread.min_s;
-    t.iqr_s = spread.iqr_s;
-    t.cv = spread.cv;
+    time_samples<Exec>(run, warmups_, reps_, min_sample_s_, t);
     return t;
   }
 
@@ -126,6 +115,7 @@ class VerifyThenTime {
   typename Kokkos::View<Value*, Mem>::HostMirror hy_;
   pspmv::reference::Result ref_;
   int warmups_, reps_;
+  double min_sample_s_;
 };
 
 }  // namespace pspmv_cli

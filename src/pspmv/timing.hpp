@@ -27,6 +27,23 @@ inline double median_of(std::vector<double> t) {
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+namespace detail {
+/// Calls per timed sample: from 1, doubled, or scaled by the time missing (2 to 10 times),
+/// until one batch of `timed(calls)` seconds (the calls back to back, one fence at the end)
+/// lasts min_sample_seconds, at most max_batch (min_sample_seconds 0: 1, nothing timed).
+/// SampleTimer and the tool's bench and compare size their samples with it.
+template <class Timed>
+int calibrated_batch(const Timed& timed, double min_sample_seconds, int max_batch = 100000) {
+  int batch = 1;
+  if (!(min_sample_seconds > 0)) return batch;
+  for (double took = timed(batch); took < min_sample_seconds && batch < max_batch; took = timed(batch)) {
+    const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
+    batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
+  }
+  return batch;
+}
+}  // namespace detail
+
 /// One plan's timer on the instance `space`: x (ncols, all ones) and y (nrows), a workspace, a
 /// warm-up multiply, and the batch size of its samples. It points to the plan, which must
 /// outlive it. The batch size (1 to 100000) is calibrated first: doubled, or scaled by the time
@@ -49,19 +66,17 @@ struct SampleTimer {
     Kokkos::deep_copy(space, x, Value(1));
     p.multiply(space, Value(1), x, Value(0), y, workspace);  // warm-up
     space.fence();
-    constexpr int max_batch = 100000;
-    for (double took = timed_batch(); took < min_sample_seconds && batch < max_batch; took = timed_batch()) {
-      const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
-      batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
-    }
+    batch = detail::calibrated_batch([this](int calls) { return batch_seconds(calls); }, min_sample_seconds);
   }
-  /// Seconds of one batch of back-to-back multiplies with one fence at its end.
-  double timed_batch() const {
+  /// Seconds of `calls` back-to-back multiplies with one fence at their end.
+  double batch_seconds(int calls) const {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int b = 0; b < batch; ++b) plan->multiply(space, Value(1), x, Value(0), y, workspace);
+    for (int b = 0; b < calls; ++b) plan->multiply(space, Value(1), x, Value(0), y, workspace);
     space.fence();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  /// Seconds of one batch.
+  double timed_batch() const { return batch_seconds(batch); }
   /// One sample: seconds per multiply.
   double sample() const { return timed_batch() / batch; }
 };

@@ -230,12 +230,11 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr std::int64_t sell_bytes_per_thread = 0;
   static constexpr double sell_min_mean = 0;
   /// ...except where rows hold fewer than this many entries on average, none of them long
-  /// (sell_long_row) and no diagonal slices by the rule: such a matrix keeps CSR. On the H200
-  /// (f64, tiles of the shared matrices beyond its L2) SELL ran 0.92-1.01x the time of
-  /// thread-per-row CSR on every tile of rows of 3.4-4.9 entries on average (hep-th, 494_bus,
-  /// bcspwr10, cryg2500, karate, west0067_jumbled), and 1.10-1.16x faster from 5.6 entries
-  /// (Erdos971, jagmesh7, watt_2, bayer10, bcsstk21); its analysis costs several CSR analyses
-  /// (docs/selection.md, "GPU: short rows stay CSR").
+  /// (sell_long_row) and no diagonal slices by the rule: such a matrix keeps CSR, whose analysis
+  /// costs a fifth of SELL's. On the H100, tiles of the shared matrices of 11-32M nonzeros with
+  /// rows of 3.4-4.9 entries on average ran CSR 0.91-1.10x the time of SELL (geomean 0.976, f64
+  /// and f32); on the H200 (an older tree) SELL gained nothing below 5 entries and 1.10-1.16x
+  /// from 5.6 (docs/selection.md, "GPU: short rows stay CSR").
   static constexpr double csr_short_mean = 5;
   /// SELL is the GPU default where it fits.
   static constexpr bool prefer_sell = true;
