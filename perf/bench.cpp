@@ -25,6 +25,7 @@ struct BenchCmdOptions {
   std::vector<std::string> formats, mappings, schedules;
   bool no_peers = false, no_auto = false;
   bool precision_given = false;  ///< --precision on the command line
+  bool min_sample_given = false;  ///< --min-sample-ms on the command line
   std::string json, csv;
   DistributedBenchOptions distributed;
 };
@@ -54,6 +55,9 @@ int run(BenchCmdOptions o, const RunInfo& info) {
     // DistributedPlan runs double: any other precision asked for is refused, not replaced.
     if (o.precision_given && o.bench.precisions != std::vector<std::string>{"f64"})
       throw pspmv::InvalidArgument("bench --distributed measures f64 only; drop --precision or give --precision f64");
+    if (o.min_sample_given)
+      throw pspmv::InvalidArgument("bench --distributed times one call a sample (every rank fenced at a barrier); "
+                                   "drop --min-sample-ms");
     return run_distributed(o.inputs, o.bench, o.formats, o.mappings, o.schedules, o.json, o.distributed, info);
   }
   const auto inputs = gather_inputs(o.inputs, "bench: give FILEs or --gen SPEC");
@@ -123,8 +127,8 @@ Command add_bench(CLI::App& app) {
            CLI::IsMember({"f64", "f32", "f32-f64"}))
       ->each([o](const std::string&) { o->precision_given = true; });
   add_space(sub, bo.space);
-  add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median and min reported)");
-  add_min_sample(sub, bo.min_sample_s);
+  add_reps(sub, bo.reps, bo.warmups, "timed samples (median and min reported)");
+  add_min_sample(sub, bo.min_sample_s)->each([o](const std::string&) { o->min_sample_given = true; });
   sub->add_option("--chunk-size", bo.base.chunk_size, "rows per chunk for static/dynamic (0: rows/2000)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--team-size", bo.base.team_size, "threads per team (0: chosen)")->check(CLI::NonNegativeNumber);

@@ -41,8 +41,8 @@ void add_reps(CLI::App* sub, int& reps, int& warmups, const std::string& reps_he
   sub->add_option("--warmups", warmups, "untimed warm-up runs")->check(CLI::Range(0, 100000));
 }
 
-void add_min_sample(CLI::App* sub, double& seconds) {
-  sub->add_option_function<double>(
+CLI::Option* add_min_sample(CLI::App* sub, double& seconds) {
+  return sub->add_option_function<double>(
          "--min-sample-ms", [&seconds](const double& ms) { seconds = ms * 1e-3; },
          "each timed sample a batch of back-to-back runs calibrated to last at least this many milliseconds, one "
          "fence at its end, divided by its size (0: one run per sample)")

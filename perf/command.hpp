@@ -68,7 +68,7 @@ void add_reps(CLI::App* sub, int& reps, int& warmups, const std::string& reps_he
 
 /// Adds --min-sample-ms, stored in `seconds` (its current value the default shown): each timed
 /// sample a batch of back-to-back runs calibrated to last at least that long (0: one run per sample).
-void add_min_sample(CLI::App* sub, double& seconds);
+CLI::Option* add_min_sample(CLI::App* sub, double& seconds);
 
 /// Adds --expected-calls, the calls hint of peers that take one.
 void add_expected_calls(CLI::App* sub, std::int64_t& calls);

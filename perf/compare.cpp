@@ -78,7 +78,7 @@ Command add_compare(CLI::App& app) {
   add_rows(sub, o->inputs, "even");
   add_list(sub, "--precision", bo.precisions, "f64 | f32 (default: f64)", CLI::IsMember({"f64", "f32"}));
   add_space(sub, bo.space);
-  add_reps(sub, bo.reps, bo.warmups, "timed repetitions (median reported)");
+  add_reps(sub, bo.reps, bo.warmups, "timed samples (median reported)");
   add_min_sample(sub, bo.min_sample_s);
   add_expected_calls(sub, bo.expected_calls);
   sub->add_option("--compress", bo.compress_modes,

@@ -152,9 +152,11 @@ TEST(CompareSummary, InterleavedRoundsRotateTheOrder) {
 }
 
 TEST(CompareSummary, SamplesAreBatchesOfTheLeastLength) {
-  // A run of 200 us (a busy wait) in samples of at least 1 ms: 4 calls a sample or more (6 at
-  // 200 us, 5 at 250), and each sample's time divided by its calls (a median near 200 us, not
-  // near 1 ms).
+  // A run of at least 200 us (a busy wait) in samples of at least 1 ms: each sample's time is
+  // divided by its calls, so no sample reads below one call's 200 us, and the run ran the
+  // warm-up, an untimed call before its calibration, and each round's untimed call and batch.
+  // (How many calls a batch takes depends on the machine's load: the rule is checked on a fake
+  // clock below.)
   int ran = 0;
   const std::vector<std::function<void()>> runs{[&ran] {
     ++ran;
@@ -164,11 +166,10 @@ TEST(CompareSummary, SamplesAreBatchesOfTheLeastLength) {
   }};
   const auto t = time_rounds<Kokkos::DefaultHostExecutionSpace>(runs, 1, 3, 1e-3);
   ASSERT_EQ(t.size(), 1u);
-  EXPECT_GE(t[0].calls, 4);
+  EXPECT_GE(t[0].calls, 1);
   EXPECT_GE(t[0].min_s, 2e-4);
-  EXPECT_LT(t[0].median_s, 6e-4);
-  // The warm-up, the calibration's batches, then each round's untimed call and its batch.
-  EXPECT_GE(ran, 1 + 3 * (1 + t[0].calls));
+  EXPECT_GE(t[0].median_s, t[0].min_s);
+  EXPECT_GE(ran, 2 + 3 * (1 + t[0].calls));
   // The rule itself (pspmv::SampleTimer sizes a plan's samples by it too), on a clock that reads
   // 30 us a call: one call, then 1.2 x 210 / 30 = 8.4, so 9 calls, 270 us >= 210 us.
   std::vector<int> batches;

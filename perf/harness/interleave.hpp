@@ -17,7 +17,8 @@ namespace pspmv_cli {
 /// Times each of `runs` in `reps` rounds, after `warmups` calls of each; round r starts with run
 /// r mod n and goes on in order (for two runs: a b, b a, ...), so that no run always comes first
 /// or always follows the same one. A sample is a batch of calls_per_sample() calls (at least
-/// min_sample_seconds long; 1 call for 0), calibrated once per run after the warm-ups, with one
+/// min_sample_seconds long; 1 call for 0), calibrated once per run after the warm-ups and an
+/// untimed call of that run, with one
 /// fence at its end, after one untimed fenced call of the same run: the switch from another run
 /// (an OpenMP team of another size, another library's thread pool, caches holding another
 /// layout) is charged to neither, so that each run is timed as it runs call after call, as in
@@ -31,8 +32,13 @@ std::vector<Timing> time_rounds(const std::vector<std::function<void()>>& runs, 
   for (int w = 0; w < warmups; ++w)
     for (const auto& run : runs) run();
   Exec().fence();
+  // Each run's batch sized after one untimed call of its own, as its samples are timed.
   std::vector<int> calls;
-  for (const auto& run : runs) calls.push_back(calls_per_sample<Exec>(run, min_sample_seconds));
+  for (const auto& run : runs) {
+    run();
+    Exec().fence();
+    calls.push_back(calls_per_sample<Exec>(run, min_sample_seconds));
+  }
   std::vector<std::vector<double>> samples(n);
   for (int r = 0; r < reps; ++r)
     for (std::size_t k = 0; k < n; ++k) {

@@ -135,6 +135,7 @@ void set_pair(Record& r, const std::string& with, const Timing& own, const Timin
 
 void set_pair_auto(Record& r, const Timing& automatic) {
   r.paired_auto_s = automatic.median_s;
+  r.paired_auto_calls = automatic.calls;
   r.paired_auto_min_s = automatic.min_s;
   if (automatic.min_s > 0 && automatic.median_s / automatic.min_s > noisy_median_over_min) {
     if (!r.noise.empty()) r.noise += "; ";
@@ -188,6 +189,7 @@ nlohmann::json to_json(const Record& r) {
                                                                  {"calls", r.paired_calls},
                                                                  {"other_calls", r.paired_other_calls},
                                                                  {"auto_median_s", r.paired_auto_s},
+                                                                 {"auto_calls", r.paired_auto_calls},
                                                                  {"auto_min_s", r.paired_auto_min_s}}}};
   if (!r.analysis_phases.empty()) {
     nlohmann::json phases = nlohmann::json::object();
@@ -201,17 +203,17 @@ nlohmann::json to_json(const Record& r) {
 std::string csv_header() {
   return "matrix,space,precision,impl,variant,rows,cols,nnz,offset_bits,analyze_s,warmups,reps,median_s,min_s,"
          "iqr_s,cv,gflops,min_bytes,gbs,floor_s,floor_gbs,ratio_to_floor,max_rel_err,verified,noisy,noise,plan_bytes,"
-         "compression_ratio,moved_bytes,moved_floor_s,ratio_to_moved_floor\n";
+         "compression_ratio,moved_bytes,moved_floor_s,ratio_to_moved_floor,min_sample_s,sample_calls\n";
 }
 
 std::string to_csv(const Record& r) {
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{},{},{},{:.0f},{:.4f},{:.0f},{:.6e},{:.4f}\n",
+      "{},{},{},{},{},{},{},{},{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.0f},{:.4f},{:.6e},{:.4f},{:.4f},{:.3e},{},{},{},{:.0f},{:.4f},{:.0f},{:.6e},{:.4f},{:.6e},{}\n",
       csv_field(r.matrix), csv_field(r.space), csv_field(r.precision), csv_field(r.impl), csv_field(r.variant), r.rows,
       r.cols, r.nnz, r.offset_bits, r.analyze_s, r.warmups, r.reps, r.median_s, r.min_s, r.iqr_s, r.time_cv, r.gflops,
       r.bytes, r.gbs, r.floor_s, r.floor_gbs, r.ratio_to_floor, r.max_rel_err, r.verified ? "true" : "false",
       r.noisy ? "true" : "false", csv_field(r.noise), r.plan_bytes, r.compression_ratio, r.moved_bytes, r.moved_floor_s,
-      r.ratio_to_moved_floor);
+      r.ratio_to_moved_floor, r.min_sample_s, r.sample_calls);
 }
 
 }  // namespace pspmv_cli

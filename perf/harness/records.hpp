@@ -76,6 +76,7 @@ struct Record {
   /// pair (set_pair_auto), its median and minimum in seconds; 0: not timed there. Where the
   /// automatic plan is pspmv's best variant, the pair's other side.
   double paired_auto_s = 0, paired_auto_min_s = 0;
+  int paired_auto_calls = 0;  ///< its calls per sample
 };
 
 /// Records in r the interleaved pair (time_rounds) of r's variant (`own`) and `with` (`other`):

@@ -184,6 +184,7 @@ void retime_best_pairs(const pspmv::HostCsr<Value, Offset>& A, const VerifyThenT
     } else if (automatic) {  // the best variant: set_pair has judged this timing already
       r.paired_auto_s = t[1].median_s;
       r.paired_auto_min_s = t[1].min_s;
+      r.paired_auto_calls = t[1].calls;
     }
     std::cerr << fmt::format("  {:<22} {} {:<14} interleaved with {}: {:.4f} ms vs {:.4f} ms ({:.2f}x){}\n", r.matrix,
                              r.precision, r.impl, best_label, t[0].median_s * 1e3, t[1].median_s * 1e3,

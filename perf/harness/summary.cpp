@@ -199,7 +199,8 @@ std::string compare_table(const std::vector<CompareSummary>& summaries) {
                        geomean(a), wins(a), a.size());
     }
   }
-  s += "\nmin ms, cv %: the fastest timed multiply and the samples' standard deviation over their mean.\n"
+  s += "\nmedian ms, min ms, cv %: per call, the median and the fastest of the timed samples (each a batch of calls\n"
+       "  lasting at least --min-sample-ms, divided by its calls) and the samples' standard deviation over their mean.\n"
        "this/best, this/auto: this implementation's time over pspmv's best variant and over its automatic plan;\n"
        "  a peer's this/best and this/auto come from its best, pspmv's best and pspmv's automatic plan timed\n"
        "  again in interleaved rounds, sample by sample.\n"
