@@ -181,8 +181,8 @@ TEST(CompareSummary, SamplesAreBatchesOfTheLeastLength) {
       2.1e-4);
   EXPECT_EQ(batch, 9);
   EXPECT_EQ(batches, (std::vector<int>{1, 9}));
-  // 0: one call a sample, nothing timed.
-  EXPECT_EQ(pspmv::detail::calibrated_batch([](int) -> double { throw std::logic_error("timed"); }, 0.0), 1);
+  // 0: one call a sample, nothing run to size it.
+  EXPECT_EQ(calls_per_sample<Kokkos::DefaultHostExecutionSpace>([] { throw std::logic_error("ran"); }, 0.0), 1);
 }
 
 TEST(ComparePlots, RatiosVisibleFloorBoundSaidAndSpeedupErrorBars) {

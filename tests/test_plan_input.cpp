@@ -290,6 +290,11 @@ TEST(PlanInput, ResidentCsrGivesTheHostPlan) {
   };
   run(A64);
   run(A32);
+  // Rows of 0 to 8 entries (mean 4): on a GPU the short-row rule keeps the automatic plan CSR, its
+  // facts taken in device memory as from the host.
+  const auto short_rows = pspmv::generate_random<double, std::int32_t>(70001, 5000, 4.0, 5);
+  run(short_rows);
+  if (!host_plan) EXPECT_EQ(pspmv::analyze<Exec>(short_rows).format(), pspmv::Format::csr);
 }
 
 // multiply() takes x and y as any contiguous rank-1 View of the plan's type in its memory space

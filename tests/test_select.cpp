@@ -259,6 +259,18 @@ TYPED_TEST(SelectTest, ModelRulesFollowTheSpaceSize) {
     const auto pl = pspmv::analyze<Exec>(with_long, roomy);
     EXPECT_EQ(pl.row_stats().max_len, 100);
     EXPECT_EQ(pl.format(), pspmv::Format::sell) << pl.reason();
+    // Every 32nd row of 64 entries, the others of 1 (mean 2.97, none beyond 64): CSR would take
+    // team_per_row by the mapping rule (480 lane-slots per 32 rows at vector length 8 against
+    // 2048), a form the rule was not measured with: SELL, as before.
+    auto spiky = from_rows<V, O>(96000, 96000, [](std::int32_t i) {
+      std::vector<std::int32_t> c;
+      for (std::int32_t k = 0; k < (i % 32 == 0 ? 64 : 1); ++k) c.push_back((i + 1499 * k) % 96000);
+      std::sort(c.begin(), c.end());
+      return c;
+    });
+    const auto psp = pspmv::analyze<Exec>(spiky, roomy);
+    EXPECT_EQ(psp.row_stats().max_len, 64);
+    EXPECT_EQ(psp.format(), pspmv::Format::sell) << psp.reason();
   }
 }
 

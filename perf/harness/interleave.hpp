@@ -32,13 +32,15 @@ std::vector<Timing> time_rounds(const std::vector<std::function<void()>>& runs, 
   for (int w = 0; w < warmups; ++w)
     for (const auto& run : runs) run();
   Exec().fence();
-  // Each run's batch sized after one untimed call of its own, as its samples are timed.
-  std::vector<int> calls;
-  for (const auto& run : runs) {
-    run();
-    Exec().fence();
-    calls.push_back(calls_per_sample<Exec>(run, min_sample_seconds));
-  }
+  // Each run's batch sized after one untimed call of its own, as its samples are timed (one
+  // call a sample, nothing sized, for 0).
+  std::vector<int> calls(n, 1);
+  if (min_sample_seconds > 0)
+    for (std::size_t i = 0; i < n; ++i) {
+      runs[i]();
+      Exec().fence();
+      calls[i] = calls_per_sample<Exec>(runs[i], min_sample_seconds);
+    }
   std::vector<std::vector<double>> samples(n);
   for (int r = 0; r < reps; ++r)
     for (std::size_t k = 0; k < n; ++k) {

@@ -6,7 +6,6 @@
 // docs/benchmarking.md, "Samples", says why.
 #include <Kokkos_Core.hpp>
 
-#include <chrono>
 #include <vector>
 
 #include "pspmv/timing.hpp"
@@ -17,15 +16,13 @@ namespace pspmv_cli {
 /// Seconds of `calls` runs of `run` back to back, with one fence of Exec at the end.
 template <class Exec, class Run>
 double batch_seconds(const Run& run, int calls) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int c = 0; c < calls; ++c) run();
-  Exec().fence();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return pspmv::detail::batch_seconds(run, calls, [] { Exec().fence(); });
 }
 
-/// Calls per sample of `run` for samples of at least min_sample_seconds (1 for 0).
+/// Calls per sample of `run` for samples of at least min_sample_seconds (1, nothing run, for 0).
 template <class Exec, class Run>
 int calls_per_sample(const Run& run, double min_sample_seconds) {
+  if (!(min_sample_seconds > 0)) return 1;
   return pspmv::detail::calibrated_batch([&](int calls) { return batch_seconds<Exec>(run, calls); },
                                          min_sample_seconds);
 }

@@ -515,7 +515,8 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
   if constexpr (!host_memory) {
     using Traits = ExecTraits<ExecSpace>;
     const AnalyzeOptions d = detail::deterministic_options(o);
-    if (detail::needs_sell_shape<Traits>(d, facts_.stats, space.concurrency(), static_cast<double>(A.bytes()))) {
+    if (detail::needs_sell_shape<Traits>(h.row_ptr.data(), d, facts_, space.concurrency(),
+                                          static_cast<double>(A.bytes()))) {
       known.params = detail::sell_params<Traits, Value>(d, A.nrows);
       check_sell_parameters(known.params.C, known.params.sigma);
       device_order = sell_order_on(space, A, known.params.sigma, known.params.long_threshold, known.params.long_split);

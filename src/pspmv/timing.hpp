@@ -28,14 +28,23 @@ inline double median_of(std::vector<double> t) {
 }
 
 namespace detail {
+/// Seconds of `calls` runs of `run` back to back, then fence(): one timed sample before its
+/// division by `calls` (SampleTimer; the tool's bench and compare).
+template <class Run, class Fence>
+double batch_seconds(const Run& run, int calls, const Fence& fence) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int c = 0; c < calls; ++c) run();
+  fence();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// Calls per timed sample: from 1, doubled, or scaled by the time missing (2 to 10 times),
 /// until one batch of `timed(calls)` seconds (the calls back to back, one fence at the end)
-/// lasts min_sample_seconds, at most max_batch (min_sample_seconds 0: 1, nothing timed).
-/// SampleTimer and the tool's bench and compare size their samples with it.
+/// lasts min_sample_seconds, at most max_batch (min_sample_seconds 0: 1, after one timed
+/// call). SampleTimer and the tool's bench and compare size their samples with it.
 template <class Timed>
 int calibrated_batch(const Timed& timed, double min_sample_seconds, int max_batch = 100000) {
   int batch = 1;
-  if (!(min_sample_seconds > 0)) return batch;
   for (double took = timed(batch); took < min_sample_seconds && batch < max_batch; took = timed(batch)) {
     const double scale = took > 0 ? 1.2 * min_sample_seconds / took : 10.0;
     batch = static_cast<int>(std::min<double>(max_batch, std::ceil(batch * std::clamp(scale, 2.0, 10.0))));
@@ -70,10 +79,8 @@ struct SampleTimer {
   }
   /// Seconds of `calls` back-to-back multiplies with one fence at their end.
   double batch_seconds(int calls) const {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int b = 0; b < calls; ++b) plan->multiply(space, Value(1), x, Value(0), y, workspace);
-    space.fence();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return detail::batch_seconds([this] { plan->multiply(space, Value(1), x, Value(0), y, workspace); }, calls,
+                                 [this] { space.fence(); });
   }
   /// Seconds of one batch.
   double timed_batch() const { return batch_seconds(batch); }

@@ -139,6 +139,7 @@ struct ExecTraits {
   static constexpr double sell_min_mean = 12;
   /// Unused on a host (see the GPU's).
   static constexpr double csr_short_mean = 0;
+  /// Unused on a host (see the GPU's).
   static constexpr double sell_memory_limit_irregular = 1.1;
   static constexpr double irregular_useful_share = 0.0;
   /// SELL rows longer than this leave the slices; -1: never by default on a host.

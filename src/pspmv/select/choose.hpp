@@ -135,24 +135,47 @@ inline AnalyzeOptions deterministic_options(const AnalyzeOptions& o) {
   return d;
 }
 
-/// The short-row rule of a space that prefers SELL (ExecTraits::csr_short_mean, the GPU): rows
-/// of fewer than csr_short_mean entries on average, none longer than sell_long_row, a mapping
-/// left to the rule or thread_per_row, and no diagonal slices by the rule (diagonal_rows): CSR.
-/// Returns the reason's words where it holds, else nothing; never on a space without the rule.
+/// CSR team_per_row's lane-slots at its best vector length (best_vector_length): the GPU
+/// mapping rule's count.
+template <class Traits, class Offset>
+std::int64_t csr_team_slots(const Offset* row_ptr, const MatrixFacts& f) {
+  return team_slots_at(row_ptr, f.stats.nrows, f.lane_slots,
+                       best_vector_length<Traits>(row_ptr, f.stats.nrows, f.lane_slots));
+}
+
+/// Whether `team` lane-slots of CSR team_per_row save team_slot_advantage times thread_per_row's
+/// (the GPU mapping rule takes team_per_row then).
 template <class Traits>
-std::string short_rows_csr(const RowStats& s, const AnalyzeOptions& o, double csr_bytes);
+bool csr_team_wins(std::int64_t team, const LaneSlots& ls) {
+  return static_cast<double>(team) * Traits::team_slot_advantage < static_cast<double>(ls.thread_per_row);
+}
+
+/// A mean row length with one decimal, truncated, not rounded, so that a "<" it is compared by
+/// stays true as printed (11.96 reads 11.9, never "12.0 < 12").
+inline std::string truncated(double mean) { return fixed(std::floor(mean * 10) / 10, 1); }
+
+/// The short-row rule of a space that prefers SELL (ExecTraits::csr_short_mean, the GPU): rows
+/// of fewer than csr_short_mean entries on average, none longer than the space's sell_long_row
+/// (a caller's AnalyzeOptions::sell_long_row shapes SELL plans only), thread_per_row forced or
+/// kept by the CSR mapping rule (csr_team_wins), and no diagonal slices by the rule
+/// (diagonal_rows): CSR a thread per row. Returns the reason's words where it holds, else
+/// nothing; never on a space without the rule. row_ptr: on the host, or null where the lane
+/// slots hold every vector length (LaneSlots::vector_slots).
+template <class Traits, class Offset>
+std::string short_rows_csr(const Offset* row_ptr, const MatrixFacts& f, const AnalyzeOptions& o, double csr_bytes);
 
 /// Whether choose_format() computes a SELL shape on a space that prefers SELL (the GPU): a
 /// forced SELL format, keep_permuted or compress, or no forced format and neither the
 /// small-matrix rule nor the short-row rule. False where the space does not prefer SELL (a host
 /// decides by other statistics first).
-template <class Traits>
-bool needs_sell_shape(const AnalyzeOptions& o, const RowStats& s, std::int64_t concurrency, double csr_bytes) {
+template <class Traits, class Offset>
+bool needs_sell_shape(const Offset* row_ptr, const AnalyzeOptions& o, const MatrixFacts& f, std::int64_t concurrency,
+                      double csr_bytes) {
   if (!Traits::prefer_sell) return false;
   if (o.format) return *o.format == Format::sell;
   if (o.keep_permuted || o.compress.value_or(false)) return true;
-  if (!o.mapping && small_matrix_warp_per_row<Traits>(s, concurrency)) return false;
-  return short_rows_csr<Traits>(s, o, csr_bytes).empty();
+  if (!o.mapping && small_matrix_warp_per_row<Traits>(f.stats, concurrency)) return false;
+  return short_rows_csr<Traits>(row_ptr, f, o, csr_bytes).empty();
 }
 
 /// Whether the host's SELL rule can fire for a matrix of csr_bytes with rows of `mean` entries
@@ -210,16 +233,17 @@ std::string diagonal_rows(const RowStats& s, const AnalyzeOptions& o, double csr
          std::to_string(Traits::diagonal_min_bytes >> 20) + " MiB";
 }
 
-template <class Traits>
-std::string short_rows_csr(const RowStats& s, const AnalyzeOptions& o, double csr_bytes) {
+template <class Traits, class Offset>
+std::string short_rows_csr(const Offset* row_ptr, const MatrixFacts& f, const AnalyzeOptions& o, double csr_bytes) {
+  const RowStats& s = f.stats;
   if (!(Traits::csr_short_mean > 0) || s.nrows == 0 || s.mean >= Traits::csr_short_mean ||
       (Traits::sell_long_row > 0 && s.max_len > Traits::sell_long_row) ||
       (o.mapping && *o.mapping != Mapping::thread_per_row) || !diagonal_rows<Traits>(s, o, csr_bytes).empty())
     return {};
-  // Truncated, not rounded: a mean of 4.96 reads 4.9, never "5.0 < 5".
-  return "mean row " + fixed(std::floor(s.mean * 10) / 10, 1) + " < " + fixed(Traits::csr_short_mean, 0) +
-         ", longest " + std::to_string(s.max_len) + " <= " + std::to_string(Traits::sell_long_row) +
-         ": short rows stay CSR (SELL gains nothing there, and costs more analysis)";
+  if (!o.mapping && csr_team_wins<Traits>(csr_team_slots<Traits>(row_ptr, f), f.lane_slots)) return {};
+  return "mean row " + truncated(s.mean) + " < " + fixed(Traits::csr_short_mean, 0) + ", longest " +
+         std::to_string(s.max_len) + " <= " + std::to_string(Traits::sell_long_row) +
+         ": short rows stay CSR a thread per row (SELL gains nothing there, and costs more analysis)";
 }
 
 /// The format rule: forced, keep_permuted, or SELL where this space prefers it (or the host's
@@ -275,7 +299,7 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     return Format::csr;
   }
   if (Traits::prefer_sell) {
-    if (const std::string why = short_rows_csr<Traits>(s, o, csr_bytes); !why.empty()) {
+    if (const std::string why = short_rows_csr<Traits>(A.row_ptr.data(), f, o, csr_bytes); !why.empty()) {
       reason.add(Decision::format, why);
       return Format::csr;
     }
@@ -304,8 +328,7 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     reason.add(Decision::format, "host default: CSR (mapping " + to_string(*o.mapping) +
                                      " forced; the SELL rule is the thread-per-row slice kernel's)");
   else if (Traits::sell_bytes_per_thread > 0 && s.mean < Traits::sell_min_mean)
-    // Truncated, not rounded: a mean of 11.96 reads 11.9, never "12.0 < 12".
-    reason.add(Decision::format, "host default: CSR (mean row " + fixed(std::floor(s.mean * 10) / 10, 1) + " < " +
+    reason.add(Decision::format, "host default: CSR (mean row " + truncated(s.mean) + " < " +
                                      fixed(Traits::sell_min_mean, 0) + ": short rows stay CSR)");
   else if (Traits::sell_bytes_per_thread > 0)
     reason.add(Decision::format, "host default: CSR (" + bytes + " < " + per_thread + ")");
@@ -391,15 +414,13 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
   }
   // Fewer lane-slots means fewer idle lanes per useful multiply-add; team-per-row, at its best
   // vector length, must save a factor ExecTraits::team_slot_advantage.
-  const std::int64_t team = team_slots_at(row_ptr, s.nrows, ls, best_vector_length<Traits>(row_ptr, s.nrows, ls));
+  const std::int64_t team = csr_team_slots<Traits>(row_ptr, f);
   reason.add(Decision::mapping, "lane-slots at width " + std::to_string(ls.lane_width) + ": thread_per_row " +
                             std::to_string(ls.thread_per_row) + " (" + percent(ls.useful_thread_per_row) +
                             " useful), team_per_row at its best vector length " + std::to_string(team) + " (" +
                             percent(team > 0 ? static_cast<double>(s.nnz) / static_cast<double>(team) : 1.0) +
                             " useful)");
-  return static_cast<double>(team) * Traits::team_slot_advantage < static_cast<double>(ls.thread_per_row)
-             ? Mapping::team_per_row
-             : Mapping::thread_per_row;
+  return csr_team_wins<Traits>(team, ls) ? Mapping::team_per_row : Mapping::thread_per_row;
 }
 
 /// The schedule rule: static on a GPU; on a host serial for matrices that fit a core's cache
