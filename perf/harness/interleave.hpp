@@ -17,12 +17,11 @@ namespace pspmv_cli {
 /// Times each of `runs` in `reps` rounds, after `warmups` calls of each; round r starts with run
 /// r mod n and goes on in order (for two runs: a b, b a, ...), so that no run always comes first
 /// or always follows the same one. A sample is a batch of calls_per_sample() calls (at least
-/// min_sample_seconds long; 1 call for 0), calibrated once per run after the warm-ups and an
-/// untimed call of that run, with one
-/// fence at its end, after one untimed fenced call of the same run: the switch from another run
-/// (an OpenMP team of another size, another library's thread pool, caches holding another
-/// layout) is charged to neither, so that each run is timed as it runs call after call, as in
-/// the sweep. Their timings (timing_of, per call, with the calls per sample: for set_pair), in
+/// min_sample_seconds long; 1 call for 0; sized once per run after the warm-ups and an untimed
+/// call of that run) with one fence at its end, after one untimed fenced call of the same run:
+/// the switch from another run (an OpenMP team of another size, another library's thread pool,
+/// caches holding another layout) is charged to neither, so that each run is timed as it runs
+/// call after call, as in the sweep. Their timings (timing_of, per call, with the calls per sample: for set_pair), in
 /// the order of `runs`. max_rel_err and verified are left as they are (the runs were verified
 /// before).
 template <class Exec>
