@@ -151,6 +151,12 @@ Command add_bench(CLI::App& app) {
                   "off (32-bit); several: each SELL variant (and auto) once per mode (default: the plan's choice)")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
+  sub->add_option("--row-weight", bo.row_weights,
+                  "CSR nnz_balanced blocks: entries a row weighs in them (0: entries alone; 1: the merge path); "
+                  "several: each such variant once per weight (default: the plan's choice, "
+                  "8 for rows in masked SIMD groups, else 0)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   sub->add_option("--unroll-sweep", bo.unroll_sweep,
                   "also run every variant with each of these gather unroll factors (entries a thread loads "
                   "before it gathers x; 1, 2, 4, 8 or 16)")

@@ -200,3 +200,38 @@ execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --min-sample-ms -1
 if(rc EQUAL 0 OR NOT err MATCHES "--min-sample-ms")
   message(FATAL_ERROR "bench --min-sample-ms -1 gave exit ${rc}:\n${err}")
 endif()
+
+# --row-weight: each CSR nnz_balanced variant once per weight, its plan naming the weight
+# (describe(): " row_weight=W" where W > 0); other variants once.
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
+                        --schedule static_chunks,nnz_balanced --row-weight 0,8 --no-peers --no-auto --reps 2 --warmups 1
+                        --json "${WORK}/weights.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench --row-weight exited ${rc}:\n${err}")
+endif()
+file(READ "${WORK}/weights.json" json)
+string(JSON n LENGTH "${json}" records)
+math(EXPR last "${n} - 1")
+set(seen "")
+foreach(i RANGE ${last})
+  string(JSON variant GET "${json}" records ${i} variant)
+  string(JSON plan GET "${json}" records ${i} plan)
+  if(variant STREQUAL "csr thread_per_row/nnz_balanced row_weight=8" AND NOT plan MATCHES " row_weight=8")
+    message(FATAL_ERROR "bench --row-weight 8: plan '${plan}' does not name the weight")
+  endif()
+  if(variant STREQUAL "csr thread_per_row/nnz_balanced row_weight=0" AND plan MATCHES "row_weight")
+    message(FATAL_ERROR "bench --row-weight 0: plan '${plan}' names a weight")
+  endif()
+  list(APPEND seen "${variant}")
+endforeach()
+list(SORT seen)
+set(want "csr thread_per_row/nnz_balanced row_weight=0;csr thread_per_row/nnz_balanced row_weight=8;csr thread_per_row/static_chunks")
+if(NOT seen STREQUAL want)
+  message(FATAL_ERROR "bench --row-weight 0,8: variants '${seen}', want '${want}'")
+endif()
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --row-weight -1
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "--row-weight")
+  message(FATAL_ERROR "bench --row-weight -1 gave exit ${rc}:\n${err}")
+endif()

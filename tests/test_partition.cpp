@@ -15,3 +15,37 @@ TEST(NnzPartition, BlocksHaveNearlyEqualNnz) {
     EXPECT_LE(std::fabs(got - ideal), 419.0) << "block " << b;  // off by at most one row
   }
 }
+
+// With a row weight w, each block holds nearly equal entries + w x rows (off by at most one
+// row's cost), the first row reaching b (nnz + w nrows) / blocks; w = 0 is the partition above.
+TEST(NnzPartition, RowWeightBalancesEntriesAndRows) {
+  // A run of 3,000 rows of one entry after 300 rows of 40: by entries alone the run is one block.
+  std::vector<std::int64_t> rp{0};
+  for (int i = 0; i < 300; ++i) rp.push_back(rp.back() + 40);
+  for (int i = 0; i < 3000; ++i) rp.push_back(rp.back() + 1);
+  const auto nrows = static_cast<std::int32_t>(rp.size() - 1);
+  const std::int64_t nb = 4;
+  std::vector<std::int32_t> plain(nb + 1), weighed(nb + 1);
+  pspmv::nnz_partition(rp.data(), nrows, nb, plain.data());
+  pspmv::nnz_partition(rp.data(), nrows, nb, weighed.data(), 0);
+  EXPECT_EQ(plain, weighed);
+  // 3,750 entries a block: the last one holds the whole run of 3,000 rows.
+  EXPECT_GE(plain.back() - plain[nb - 1], 3000);
+  for (const std::int64_t w : {1, 8, 40}) {
+    pspmv::nnz_partition(rp.data(), nrows, nb, weighed.data(), w);
+    EXPECT_EQ(weighed.front(), 0);
+    EXPECT_EQ(weighed.back(), nrows);
+    const double total = static_cast<double>(rp.back() + w * nrows);
+    for (std::int64_t b = 0; b < nb; ++b) {
+      ASSERT_LE(weighed[b], weighed[b + 1]);
+      const double cost = static_cast<double>(rp[weighed[b + 1]] - rp[weighed[b]] + w * (weighed[b + 1] - weighed[b]));
+      EXPECT_LE(std::fabs(cost - total / nb), 40.0 + w) << "w " << w << ", block " << b;
+      if (b > 0) {  // the first row reaching the target, by a linear search
+        std::int32_t i = 0;
+        while (i < nrows && rp[i] + w * i < total * b / nb) ++i;
+        EXPECT_EQ(weighed[b], i) << "w " << w << ", block " << b;
+      }
+    }
+  }
+  EXPECT_THROW(pspmv::nnz_partition(rp.data(), nrows, nb, weighed.data(), -1), pspmv::InvalidArgument);
+}

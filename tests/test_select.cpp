@@ -322,6 +322,30 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   pspmv::AnalyzeOptions sell;
   sell.format = pspmv::Format::sell;
   EXPECT_FALSE(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), sell).launch().masked_rows);
+  // nnz_balanced blocks of rows in masked groups weigh each row as a group of entries
+  // (ExecTraits::masked_row_weight), named by describe() and the reason; a team plan's blocks
+  // weigh entries alone; a caller's weight is honoured, and refused off a CSR nnz_balanced plan.
+  pspmv::AnalyzeOptions balanced;
+  balanced.schedule = pspmv::Schedule::nnz_balanced;
+  const auto weighed = pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced);
+  EXPECT_EQ(weighed.launch().block_row_weight, Traits::masked_rows ? Traits::masked_row_weight : 0)
+      << weighed.describe();
+  EXPECT_EQ(weighed.describe().find(" row_weight=") != std::string::npos, Traits::masked_rows) << weighed.describe();
+  EXPECT_EQ(weighed.reason().find("x rows") != std::string::npos, Traits::masked_rows) << weighed.reason();
+  team.schedule = pspmv::Schedule::nnz_balanced;
+  EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), team).launch().block_row_weight, 0);
+  balanced.block_row_weight = 3;
+  const auto three = pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced);
+  EXPECT_EQ(three.launch().block_row_weight, 3);
+  EXPECT_NE(three.describe().find(" row_weight=3"), std::string::npos) << three.describe();
+  balanced.block_row_weight = -1;
+  EXPECT_THROW(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced), pspmv::InvalidArgument);
+  balanced.block_row_weight = 0;
+  balanced.schedule = pspmv::Schedule::static_chunks;
+  EXPECT_THROW(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced), pspmv::InvalidArgument);
+  balanced.schedule = pspmv::Schedule::nnz_balanced;
+  balanced.format = pspmv::Format::sell;
+  EXPECT_THROW(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced), pspmv::InvalidArgument);
 }
 
 // A parallel host plan runs on every thread of the instance whatever its size (its region

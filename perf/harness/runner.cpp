@@ -66,8 +66,24 @@ Variants pspmv_variants(const BenchOptions& o) {
   };
   variants = expand(variants, o.long_modes, "long",
                     [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.sell_long_split = mode == "split"; });
-  return expand(variants, o.compress_modes, "compress",
-                [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.compress = mode == "on"; });
+  variants = expand(variants, o.compress_modes, "compress",
+                    [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.compress = mode == "on"; });
+  // Each CSR nnz_balanced variant once per row weight of its blocks, labelled " row_weight=W".
+  if (o.row_weights.empty()) return variants;
+  Variants weighed;
+  for (const auto& [label, opt] : variants) {
+    if (!(opt.format && *opt.format == pspmv::Format::csr && opt.schedule &&
+          *opt.schedule == pspmv::Schedule::nnz_balanced)) {
+      weighed.emplace_back(label, opt);
+      continue;
+    }
+    for (const std::int64_t w : o.row_weights) {
+      pspmv::AnalyzeOptions m = opt;
+      m.block_row_weight = w;
+      weighed.emplace_back(label + " row_weight=" + std::to_string(w), m);
+    }
+  }
+  return weighed;
 }
 
 template <class Value, class Offset>

@@ -112,6 +112,8 @@ inline std::string describe(const PlanChoice& c, double padding) {
          (p.long_split ? " split=" + std::to_string(p.long_pieces) + "pieces" : " warp");
   s += c.schedule == Schedule::nnz_balanced ? " blocks=" + std::to_string(p.num_blocks)
                                             : " chunk_rows=" + std::to_string(p.chunk_rows);
+  if (c.schedule == Schedule::nnz_balanced && p.block_row_weight > 0)
+    s += " row_weight=" + std::to_string(p.block_row_weight);
   if (p.threads > 0 && p.threads < p.concurrency) s += " threads=" + std::to_string(p.threads);
   if (p.masked_rows) s += " masked_rows";
   if (team && c.schedule != Schedule::nnz_balanced)

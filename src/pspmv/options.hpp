@@ -48,6 +48,11 @@ struct AnalyzeOptions {
   int vector_length = 0;                 ///< vector lanes per thread (team_per_row); 0: GPU warp size, CPU SIMD lanes
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
+  std::optional<std::int64_t> block_row_weight;  ///< nnz_balanced CSR plan: a block's cost is its entries plus
+                                         ///< this many per row (0: entries alone; 1: rows and entries alike,
+                                         ///< Merrill and Garland's merge path); empty: ExecTraits::masked_row_weight
+                                         ///< for rows in masked SIMD groups, else 0. Needs a CSR plan under
+                                         ///< nnz_balanced; at most 2^20
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
                                          ///< 0: every thread of the instance (1 for the serial schedule)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count
@@ -73,6 +78,7 @@ struct LaunchParams {
   std::int32_t rows_per_team = 1;  ///< rows per team (team_per_row, static/dynamic)
   std::int64_t league_size = 0;    ///< teams launched (team_per_row)
   std::int64_t num_blocks = 0;     ///< blocks of the nnz partition (nnz_balanced)
+  std::int64_t block_row_weight = 0;  ///< CSR nnz_balanced: each block holds nearly equal entries + this x rows
   int concurrency = 1;             ///< the analyzing instance's concurrency()
   int threads = 0;                 ///< host: threads of a multiply (at most the calling instance's concurrency);
                                    ///< 0 on a GPU

@@ -119,7 +119,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
         const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
         nnz_partition(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()), p.num_blocks, h.data());
       } else {
-        nnz_partition(A.row_ptr.data(), A.nrows, p.num_blocks, h.data());
+        nnz_partition(A.row_ptr.data(), A.nrows, p.num_blocks, h.data(), p.block_row_weight);
       }
       st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
       Kokkos::deep_copy(space, st.partition, h);
@@ -133,10 +133,11 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     }
     return st;
   }
+  // Rows of a CSR plan weighed by block_row_weight; SELL's slices by their entries.
   auto partition_of = [&](const auto* offsets, std::int32_t n) {
     const auto t0 = clock::now();
     Kokkos::View<std::int32_t*, Kokkos::HostSpace> h("pspmv::partition", static_cast<std::size_t>(p.num_blocks) + 1);
-    nnz_partition(offsets, n, p.num_blocks, h.data());
+    nnz_partition(offsets, n, p.num_blocks, h.data(), choice.format == Format::csr ? p.block_row_weight : 0);
     st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
     Kokkos::deep_copy(space, st.partition, h);
     space.fence();  // h is released on return

@@ -631,6 +631,20 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                                                     : p.threads);
   if (sell && c.schedule == Schedule::nnz_balanced)  // blocks of whole slices
     p.num_blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(p.num_blocks, nslices));
+  if (o.block_row_weight) {
+    if (sell || c.schedule != Schedule::nnz_balanced)
+      throw InvalidArgument("AnalyzeOptions::block_row_weight weighs the rows of a CSR plan's nnz_balanced blocks; "
+                            "this plan is " + to_string(c.format) + " under " + to_string(c.schedule) +
+                            " (set format csr and schedule nnz_balanced, or leave the weight unset)");
+    if (*o.block_row_weight < 0 || *o.block_row_weight > (std::int64_t{1} << 20))
+      throw InvalidArgument("AnalyzeOptions::block_row_weight must be 0 to 2^20 entries a row, got " +
+                            std::to_string(*o.block_row_weight));
+    p.block_row_weight = *o.block_row_weight;
+  } else if (!sell && c.schedule == Schedule::nnz_balanced && p.masked_rows) {
+    p.block_row_weight = Traits::masked_row_weight;
+    c.reason.add(Decision::schedule, "rows in masked groups: each block of nearly equal entries + " +
+                                         std::to_string(p.block_row_weight) + " x rows");
+  }
   if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
   if (team)
     p.team_size =
