@@ -153,8 +153,7 @@ Command add_bench(CLI::App& app) {
       ->check(CLI::IsMember({"on", "off"}));
   sub->add_option("--row-weight", bo.row_weights,
                   "CSR nnz_balanced blocks: entries a row weighs in them (0: entries alone; 1: the merge path); "
-                  "several: each such variant once per weight (default: the plan's choice, "
-                  "8 for rows in masked SIMD groups, else 0)")
+                  "several: each such variant once per weight (default: 0)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   sub->add_option("--unroll-sweep", bo.unroll_sweep,

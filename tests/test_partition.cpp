@@ -1,6 +1,8 @@
 // The nnz-balanced partition of rows into blocks (the nnz_balanced schedule's blocks).
 #include "test_util.hpp"
 
+using namespace pspmv_test;
+
 TEST(NnzPartition, BlocksHaveNearlyEqualNnz) {
   auto S = pspmv::generate_skewed<double, std::int64_t>(32 * 100);
   const std::int64_t nb = 7;
@@ -48,4 +50,53 @@ TEST(NnzPartition, RowWeightBalancesEntriesAndRows) {
     }
   }
   EXPECT_THROW(pspmv::nnz_partition(rp.data(), nrows, nb, weighed.data(), -1), pspmv::InvalidArgument);
+}
+
+// The partition a plan stores is the weighted one of its choice, on its own storage and on
+// storage shared with a plan of another weight (as analyze(space, A, options, like) shares it);
+// a weight steers an automatic format and schedule to CSR nnz_balanced, and such a plan
+// multiplies correctly.
+TEST(NnzPartition, PlansStoreTheirWeightedBlocks) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const auto A = from_rows<double, std::int32_t>(3300, 3300, [](std::int32_t i) {
+    std::vector<std::int32_t> cols;
+    for (std::int32_t k = 0; k < (i < 300 ? 40 : 1); ++k) cols.push_back((i * 7 + k * 61) % 3300);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    return cols;
+  });
+  const auto stored = [](const auto& st) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.partition);
+    return std::vector<std::int32_t>(h.data(), h.data() + h.extent(0));
+  };
+  const auto expected = [&](std::int64_t w) {
+    std::vector<std::int32_t> part(5);
+    pspmv::nnz_partition(A.row_ptr.data(), A.nrows, 4, part.data(), w);
+    return part;
+  };
+  ASSERT_NE(expected(0), expected(8));  // the weight moves the blocks of this matrix
+  pspmv::PlanChoice weighed;
+  weighed.schedule = pspmv::Schedule::nnz_balanced;
+  weighed.launch.num_blocks = 4;
+  weighed.launch.block_row_weight = 8;
+  pspmv::PlanChoice plain = weighed;
+  plain.launch.block_row_weight = 0;
+  const auto own = pspmv::detail::build_storage(Exec(), A, weighed);
+  EXPECT_EQ(stored(own), expected(8));
+  const auto shared = pspmv::detail::build_storage(Exec(), A, plain, nullptr, nullptr, &own, &weighed, false);
+  EXPECT_EQ(shared.csr.values.data(), own.csr.values.data());  // the matrix shared, the blocks its own
+  EXPECT_EQ(stored(shared), expected(0));
+  // A plan of that weight, through analyze() and its `like`.
+  pspmv::AnalyzeOptions o;
+  o.num_blocks = 4;
+  o.block_row_weight = 8;
+  const auto plan = pspmv::analyze<Exec>(A, o);
+  EXPECT_EQ(plan.format(), pspmv::Format::csr) << plan.reason();
+  EXPECT_EQ(plan.schedule(), pspmv::Schedule::nnz_balanced) << plan.reason();
+  EXPECT_NE(plan.reason().find("block_row_weight: nnz_balanced"), std::string::npos) << plan.reason();
+  EXPECT_EQ(plan.launch().block_row_weight, 8);
+  check_multiply<Exec>(A, o, 1.5, 0.5, "block_row_weight 8");
+  check_multiply<Exec>(A, o, -1.0, 0.0, "block_row_weight 8, beta 0");
+  o.block_row_weight = 0;
+  EXPECT_EQ(pspmv::analyze(Exec(), A, o, plan).launch().block_row_weight, 0);
 }

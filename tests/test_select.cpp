@@ -290,6 +290,13 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
     auto A = from_rows<V, O>(100, 100, diag);
     EXPECT_NE(pspmv::analyze<Exec>(A).schedule(), pspmv::Schedule::serial);
     EXPECT_THROW(pspmv::analyze<Exec>(A, serial), pspmv::InvalidArgument);
+    // A GPU's nnz_balanced blocks weigh entries alone, unless the caller sets a weight.
+    pspmv::AnalyzeOptions balanced;
+    balanced.format = pspmv::Format::csr;
+    balanced.schedule = pspmv::Schedule::nnz_balanced;
+    EXPECT_EQ(pspmv::analyze<Exec>(A, balanced).launch().block_row_weight, 0);
+    balanced.block_row_weight = 8;
+    EXPECT_EQ(pspmv::analyze<Exec>(A, balanced).launch().block_row_weight, 8);
     return;
   }
   // A diagonal of n rows touches (n + 1) offsets, n entries and x and y of n values.
@@ -322,16 +329,13 @@ TYPED_TEST(SelectTest, SerialScheduleForSmallHostMatrices) {
   pspmv::AnalyzeOptions sell;
   sell.format = pspmv::Format::sell;
   EXPECT_FALSE(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), sell).launch().masked_rows);
-  // nnz_balanced blocks of rows in masked groups weigh each row as a group of entries
-  // (ExecTraits::masked_row_weight), named by describe() and the reason; a team plan's blocks
-  // weigh entries alone; a caller's weight is honoured, and refused off a CSR nnz_balanced plan.
+  // nnz_balanced blocks weigh entries alone (rows in masked groups too), unless the caller
+  // sets a weight: honoured and named by describe(), refused off a CSR nnz_balanced plan.
   pspmv::AnalyzeOptions balanced;
   balanced.schedule = pspmv::Schedule::nnz_balanced;
-  const auto weighed = pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced);
-  EXPECT_EQ(weighed.launch().block_row_weight, Traits::masked_rows ? Traits::masked_row_weight : 0)
-      << weighed.describe();
-  EXPECT_EQ(weighed.describe().find(" row_weight=") != std::string::npos, Traits::masked_rows) << weighed.describe();
-  EXPECT_EQ(weighed.reason().find("x rows") != std::string::npos, Traits::masked_rows) << weighed.reason();
+  const auto plain = pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), balanced);
+  EXPECT_EQ(plain.launch().block_row_weight, 0) << plain.describe();
+  EXPECT_EQ(plain.describe().find("row_weight"), std::string::npos) << plain.describe();
   team.schedule = pspmv::Schedule::nnz_balanced;
   EXPECT_EQ(pspmv::analyze<Exec>(from_rows<V, O>(4 * n, 4 * n, diag), team).launch().block_row_weight, 0);
   balanced.block_row_weight = 3;

@@ -23,7 +23,8 @@ namespace {
 using Variants = std::vector<std::pair<std::string, pspmv::AnalyzeOptions>>;
 
 /// The pspmv variants: auto (unless --no-auto), then format x mapping x schedule; with long
-/// modes given, every SELL variant (and auto) once per mode.
+/// or column modes given, every SELL variant (and auto) once per mode; with row weights, every
+/// CSR nnz_balanced variant once per weight.
 Variants pspmv_variants(const BenchOptions& o) {
   Variants variants;
   if (o.include_auto) variants.emplace_back("auto", o.base);

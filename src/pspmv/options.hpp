@@ -49,10 +49,11 @@ struct AnalyzeOptions {
   int rows_per_team = 0;                 ///< rows per team (team_per_row, static/dynamic); 0: chosen
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
   std::optional<std::int64_t> block_row_weight;  ///< nnz_balanced CSR plan: a block's cost is its entries plus
-                                         ///< this many per row (0: entries alone; 1: rows and entries alike,
-                                         ///< Merrill and Garland's merge path); empty: ExecTraits::masked_row_weight
-                                         ///< for rows in masked SIMD groups, else 0. Needs a CSR plan under
-                                         ///< nnz_balanced; at most 2^20
+                                         ///< this many per row (1: rows and entries alike, Merrill and
+                                         ///< Garland's merge path); empty: 0, entries alone (docs/selection.md,
+                                         ///< "Blocks of entries"). Needs a CSR plan under nnz_balanced (an
+                                         ///< automatic format becomes CSR, an automatic schedule
+                                         ///< nnz_balanced); at most 2^20
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
                                          ///< 0: every thread of the instance (1 for the serial schedule)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count

@@ -111,6 +111,8 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
         o.format = f;
         o.mapping = m;
         o.schedule = s;
+        // A caller's block row weight belongs to the CSR nnz_balanced candidates alone.
+        if (f != Format::csr || s != Schedule::nnz_balanced) o.block_row_weight.reset();
         const std::string label = to_string(f) + " " + to_string(m) + "/" + to_string(s);
         if (Traits::is_gpu && f == Format::sell) {
           for (const bool split : {true, false}) {

@@ -29,8 +29,9 @@ enum class Schedule {
   dynamic_chunks,  ///< pspmv's own dynamic schedule, OpenMP's schedule(dynamic, chunk): one worker
                    ///< per thread (team) takes the next chunk from one shared atomic counter
                    ///< until none is left
-  nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz,
-                   ///< computed at analyze time by binary search on row_ptr
+  nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz
+                   ///< (+ LaunchParams::block_row_weight x rows), computed at analyze time by
+                   ///< binary search on row_ptr
   work_stealing,   ///< pspmv's own: each thread drains the contiguous range of chunks a static
                    ///< schedule would give it, then takes chunks from the back of the others'
                    ///< ranges (the host default for large matrices; see detail::ChunkQueues)

@@ -166,13 +166,6 @@ struct ExecTraits {
   /// (detail::masked_dot), no loop per entry, rather than detail::simd_dot (host_masked_rows;
   /// docs/selection.md).
   static constexpr bool masked_rows = host_masked_rows;
-  /// The weight of a row, in entries, in the nnz_balanced blocks of such a plan
-  /// (LaunchParams::block_row_weight): a row in masked groups costs one group of 8 entries at
-  /// least, whatever its length, so blocks of equal entries alone give the thread of a run of
-  /// short rows the most work. On the 16-core Xeon host of an H100 machine zenios' run of 1,366
-  /// rows of one entry fell in one block, and that plan took 1.6x the time of the static split
-  /// of its rows (docs/selection.md, "Blocks that weigh rows").
-  static constexpr std::int64_t masked_row_weight = 8;
   /// The same for the long-row kernel of a SELL plan.
   static constexpr int long_row_unroll = 1;
   /// Columns of X and Y per pass of a several-vector multiply (detail::launch_multi; 8 or 16),
@@ -262,7 +255,6 @@ struct ExecTraits<ExecSpace, std::enable_if_t<std::is_same<ExecSpace, Kokkos::Cu
   static constexpr bool row_gathers = false;
   /// No host row forms on a GPU (a lane per row).
   static constexpr bool masked_rows = false;
-  static constexpr std::int64_t masked_row_weight = 0;
   /// Columns per pass of a several-vector multiply: 8. On the H200 (f64, the lesson's even matrix
   /// and stencil27:120) k = 16 took the same time as one pass of 16 or two passes of 8, so the
   /// narrower pass is kept for its workspace: 8 piece sums per piece of a split long row, not 16.

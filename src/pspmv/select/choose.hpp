@@ -294,6 +294,10 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     shape_of();
     return Format::sell;
   }
+  if (o.block_row_weight) {
+    reason.add(Decision::format, "block_row_weight: CSR");
+    return Format::csr;
+  }
   if (Traits::prefer_sell && !o.mapping && small_matrix_warp_per_row<Traits>(s, space.concurrency())) {
     reason.add(Decision::format, "small matrix (ExecTraits::small_team_min_row): CSR");
     return Format::csr;
@@ -436,6 +440,10 @@ Schedule choose_schedule(const RowStats& s, std::int64_t ncols, Mapping mapping,
                                              "parallel launch); got mapping " + to_string(mapping));
     reason.add(Decision::schedule, "schedule forced");
     return *o.schedule;
+  }
+  if (o.block_row_weight) {
+    reason.add(Decision::schedule, "block_row_weight: nnz_balanced");
+    return Schedule::nnz_balanced;
   }
   if (Traits::is_gpu) {
     reason.add(Decision::schedule, "GPU: static_chunks (the hardware schedules blocks; a balanced block per thread "
@@ -635,15 +643,12 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
     if (sell || c.schedule != Schedule::nnz_balanced)
       throw InvalidArgument("AnalyzeOptions::block_row_weight weighs the rows of a CSR plan's nnz_balanced blocks; "
                             "this plan is " + to_string(c.format) + " under " + to_string(c.schedule) +
-                            " (set format csr and schedule nnz_balanced, or leave the weight unset)");
+                            " (leave format and schedule to analyze(), set them to csr and nnz_balanced, or leave "
+                            "the weight unset)");
     if (*o.block_row_weight < 0 || *o.block_row_weight > (std::int64_t{1} << 20))
       throw InvalidArgument("AnalyzeOptions::block_row_weight must be 0 to 2^20 entries a row, got " +
                             std::to_string(*o.block_row_weight));
     p.block_row_weight = *o.block_row_weight;
-  } else if (!sell && c.schedule == Schedule::nnz_balanced && p.masked_rows) {
-    p.block_row_weight = Traits::masked_row_weight;
-    c.reason.add(Decision::schedule, "rows in masked groups: each block of nearly equal entries + " +
-                                         std::to_string(p.block_row_weight) + " x rows");
   }
   if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
   if (team)
