@@ -44,7 +44,8 @@ TEST(NnzPartition, RowWeightBalancesEntriesAndRows) {
       EXPECT_LE(std::fabs(cost - total / nb), 40.0 + w) << "w " << w << ", block " << b;
       if (b > 0) {  // the first row reaching the target, by a linear search
         std::int32_t i = 0;
-        while (i < nrows && rp[i] + w * i < total * b / nb) ++i;
+        const auto target = static_cast<std::int64_t>(total * b / nb);  // rounded down, as the entries' target
+        while (i < nrows && rp[i] + w * i < target) ++i;
         EXPECT_EQ(weighed[b], i) << "w " << w << ", block " << b;
       }
     }

@@ -436,32 +436,24 @@ std::int64_t team_lane_slots(const Offset* row_ptr, std::int64_t nrows, int vect
 /// row_ptr reaches b * nnz / num_blocks (binary search on row_ptr). Blocks may be empty
 /// when a single row holds more than nnz / num_blocks. Works on any monotone offsets
 /// (SELL's slice offsets too). The blocks' searches run in parallel on the host.
-/// With `row_weight` w > 0 a block's cost is its entries plus w per row: block b starts at the
-/// first row i with row_ptr[i] + w i reaching b (nnz + w nrows) / num_blocks (w = 1 is the
-/// merge path of Merrill and Garland, rows and entries alike; LaunchParams::block_row_weight).
+/// With `row_weight` w a block's cost is its entries plus w per row: block b starts at the
+/// first row i whose row_ptr[i] + w i reaches b (nnz + w nrows) / num_blocks, rounded down (w = 0:
+/// entries alone; w = 1: the merge path of Merrill and Garland; LaunchParams::block_row_weight).
 /// Output: num_blocks + 1 row indices, partition[0] = 0, partition[num_blocks] = nrows.
 template <class Offset>
 void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks, std::int32_t* partition,
                    std::int64_t row_weight = 0) {
   if (row_weight < 0) throw InvalidArgument("nnz_partition: row weight " + std::to_string(row_weight) + " < 0");
-  const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[nrows]);
+  const long double total = static_cast<long double>(row_ptr[nrows]) + static_cast<long double>(row_weight) * nrows;
   partition[0] = 0;
   detail::for_each_index("pspmv::nnz_partition", num_blocks - 1, [&](std::int64_t i) {
     const std::int64_t b = i + 1;
-    if (row_weight == 0) {
-      const Offset target = static_cast<Offset>((static_cast<long double>(nnz) * b) / num_blocks);
-      const Offset* it = std::lower_bound(row_ptr, row_ptr + nrows + 1, target);
-      partition[b] = static_cast<std::int32_t>(std::min<std::int64_t>(it - row_ptr, nrows));
-      return;
-    }
-    const long double total = static_cast<long double>(nnz) + static_cast<long double>(row_weight) * nrows;
-    const long double target = total * b / num_blocks;
+    const auto target = static_cast<std::int64_t>(total * b / num_blocks);
     // The first row r in [0, nrows] whose row_ptr[r] + w r reaches the target (monotone in r).
     std::int64_t lo = 0, hi = nrows;
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
-      const long double cost = static_cast<long double>(row_ptr[mid]) + static_cast<long double>(row_weight) * mid;
-      if (cost < target)
+      if (static_cast<std::int64_t>(row_ptr[mid]) + row_weight * mid < target)
         lo = mid + 1;
       else
         hi = mid;
