@@ -2,6 +2,7 @@
 // execution space, against the long-double reference: generated edge cases, the shared
 // matrices, the BLAS alpha/beta semantics, the run-time schedules' queues and the unrolled
 // gathers.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -412,6 +413,73 @@ TYPED_TEST(SpmvTest, HostThreadCounts) {
     team.mapping = pspmv::Mapping::team_per_row;
     team.threads = concurrency - 1;
     EXPECT_THROW(pspmv::analyze<Exec>(A, team), pspmv::InvalidArgument);
+  }
+}
+
+// A serial CSR plan runs its rows on the calling thread from the arrays' and vectors' pointers
+// (Plan::multiply_x), not through a launch: the same y bit for bit as the same plan's functor
+// on the calling thread (multiply_unrolled<1>: detail::run_serial) and as the launch of the same
+// rows on one thread (static rows, threads = 1), for beta 0 (y's NaN not read) and not, on rows
+// of 0 to 70 entries around the SIMD threshold, x a managed View and an unmanaged const one;
+// alpha 0 takes the launch's path (y = beta y). Lengths and overlap are refused before any
+// write. On a GPU the serial schedule is refused.
+TYPED_TEST(SpmvTest, SerialRowsAreTheLaunchsRows) {
+  using V = typename TestFixture::Value;
+  using O = typename TestFixture::Offset;
+  using Exec = typename TestFixture::Exec;
+  pspmv::AnalyzeOptions serial;
+  serial.format = pspmv::Format::csr;
+  serial.mapping = pspmv::Mapping::thread_per_row;
+  serial.schedule = pspmv::Schedule::serial;
+  const auto A = from_rows<V, O>(300, 500, [](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    for (std::int32_t k = 0; k < i % 71; ++k) c.push_back((i * 37 + k * 13) % 500);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  if constexpr (pspmv::ExecTraits<Exec>::is_gpu) {
+    EXPECT_THROW(pspmv::analyze<Exec>(A, serial), pspmv::InvalidArgument);
+  } else {
+    pspmv::AnalyzeOptions launched = serial;
+    launched.schedule = pspmv::Schedule::static_chunks;
+    launched.threads = 1;
+    const auto s = pspmv::analyze<Exec>(A, serial);
+    const auto l = pspmv::analyze<Exec>(A, launched);
+    ASSERT_EQ(s.schedule(), pspmv::Schedule::serial);
+    ASSERT_EQ(l.schedule(), pspmv::Schedule::static_chunks);
+    Kokkos::View<V*, Kokkos::HostSpace> x("x", A.ncols), y0("y0", A.nrows), ys("ys", A.nrows), yl("yl", A.nrows),
+        yf("yf", A.nrows);
+    for (std::int32_t j = 0; j < A.ncols; ++j) x(j) = V(1) / V(3 + j % 17) - V(0.03) * V(j % 5);
+    for (std::int32_t i = 0; i < A.nrows; ++i) y0(i) = V(0.7) - V(i % 9) / V(7);
+    const Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> xc(x.data(), x.extent(0));
+    for (const V beta : {V(0), V(0.75)})
+      for (const V alpha : {V(1), V(-2.5), V(0)}) {
+        const std::string tag = "alpha=" + std::to_string(alpha) + " beta=" + std::to_string(beta);
+        for (const auto& y : {ys, yl, yf}) {
+          Kokkos::deep_copy(y, y0);
+          if (beta == V(0)) y(3) = std::numeric_limits<V>::quiet_NaN();  // beta 0 overwrites y unread
+        }
+        s.multiply(alpha, xc, beta, ys);
+        s.template multiply_unrolled<1>(alpha, x, beta, yf);
+        l.multiply(alpha, x, beta, yl);
+        Kokkos::fence();
+        EXPECT_EQ(std::memcmp(ys.data(), yf.data(), sizeof(V) * A.nrows), 0) << tag << " (the plan's functor)";
+        EXPECT_EQ(std::memcmp(ys.data(), yl.data(), sizeof(V) * A.nrows), 0) << tag << " (a launch)";
+        for (std::int32_t i = 0; i < A.nrows; ++i) ASSERT_FALSE(std::isnan(ys(i))) << tag << " row " << i;
+      }
+    // Lengths are checked before any row: y one entry short is refused, y untouched.
+    Kokkos::deep_copy(ys, y0);
+    const Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> short_y(ys.data(), A.nrows - 1);
+    EXPECT_THROW(s.multiply(V(1), x, V(0), short_y), pspmv::DimensionError);
+    EXPECT_EQ(std::memcmp(ys.data(), y0.data(), sizeof(V) * A.nrows), 0);
+    // x and y overlapping by one entry are refused.
+    Kokkos::View<V*, Kokkos::HostSpace> both("both", A.ncols + A.nrows);
+    const Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_over(both.data(), A.ncols),
+        y_over(both.data() + A.ncols - 1, A.nrows);
+    Kokkos::deep_copy(both, V(2));
+    EXPECT_THROW(s.multiply(V(1), x_over, V(0), y_over), pspmv::InvalidArgument);
+    for (std::size_t k = 0; k < both.extent(0); ++k) ASSERT_EQ(both(k), V(2)) << "entry " << k;
   }
 }
 

@@ -84,7 +84,8 @@ class Plan {
   /// Operation::transpose: x then has nrows() entries and y ncols()), with BLAS semantics: beta == 0
   /// overwrites y without reading it (NaN or Inf in y do not survive); alpha == 0 only scales
   /// y. x has ncols() entries, y nrows(), both in memory_space, not overlapping. Only launches
-  /// (no allocation, no host loop over the matrix), asynchronous like any Kokkos launch:
+  /// (no allocation; a host plan of the serial schedule runs its rows on the calling thread),
+  /// asynchronous like any Kokkos launch:
   /// fence `space` before reading y. Scratch goes to `workspace` (make_workspace()): two
   /// multiplies of one plan may run at once on two instances with one workspace each.
   /// @throws DimensionError naming both sizes; InvalidArgument if x and y overlap.
@@ -109,8 +110,7 @@ class Plan {
   template <class XV, class YV, std::enable_if_t<detail::plain_vectors<XV, YV, Value, memory_space>, int> = 0>
   void multiply(const ExecSpace& space, Value alpha, const XV& x, Value beta, const YV& y,
                 const workspace_type& workspace) const {
-    multiply_x(space, alpha, kernel_x_type(x.data(), x.extent(0)), beta, kernel_y_type(y.data(), y.extent(0)),
-               workspace);
+    multiply_x(space, alpha, x.data(), x.extent(0), beta, y.data(), y.extent(0), workspace);
   }
   template <class XV, class YV, std::enable_if_t<detail::plain_vectors<XV, YV, Value, memory_space>, int> = 0>
   void multiply(const ExecSpace& space, Value alpha, const XV& x, Value beta, const YV& y) const {
@@ -149,6 +149,7 @@ class Plan {
   /// --unroll-sweep`): such kernels carry "::U=<factor>" in their Kokkos Tools label.
   template <int Unroll, int LongUnroll = Unroll>
   void multiply_unrolled(Value alpha, const const_vector_type& x, Value beta, const vector_type& y) const {
+    check_lengths(x.data(), x.extent(0), y.data(), y.extent(0), workspace_);
     run<Unroll, LongUnroll>(ExecSpace(), alpha, kernel_x_type(x), beta, kernel_y_type(y), workspace_);
   }
   /// A workspace of the size this plan's multiplies need (empty Views when it needs none).
@@ -251,12 +252,20 @@ class Plan {
   /// x as the kernels take it: unmanaged (copies count no references).
   using kernel_x_type = detail::KernelView<const Value*, memory_space>;
   using kernel_y_type = detail::KernelView<Value*, memory_space>;
-  /// multiply() on unmanaged x and y; out of line, so that libpspmv's instantiations hold it.
-  void multiply_x(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta, const kernel_y_type& y,
-                  const workspace_type& workspace) const;
+  /// multiply() on x's and y's data and lengths; out of line, so that libpspmv's instantiations
+  /// hold it. A serial CSR plan runs its rows here on those pointers (no View is made per call).
+  void multiply_x(const ExecSpace& space, Value alpha, const Value* x, std::size_t x_length, Value beta, Value* y,
+                  std::size_t y_length, const workspace_type& workspace) const;
+  /// The launch of a multiply whose arguments passed check_lengths().
   template <int Unroll, int LongUnroll>
   void run(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta, const kernel_y_type& y,
            const workspace_type& workspace) const;
+  /// The checks of a one-vector multiply's arguments (detail::check_call, for op(A)).
+  void check_lengths(const Value* x, std::size_t x_length, const Value* y, std::size_t y_length,
+                     const workspace_type& workspace) const {
+    check_transpose_lengths(static_cast<std::int64_t>(x_length), static_cast<std::int64_t>(y_length));
+    detail::check_call(op_rows_, op_cols_, x, x_length, y, y_length, workspace.covers(workspace_));
+  }
   /// The several-vector multiply on X and Y seen as LayoutStride (any supported layout pair):
   /// not a template, so that the explicit instantiations in libpspmv hold its kernels and a
   /// caller's translation unit compiles none.
@@ -564,22 +573,43 @@ Plan<ExecSpace, Value, Offset, MatrixValue>::Plan(ResidentInput, const ExecSpace
 template <class ExecSpace, class Value, class Offset, class MatrixValue>
 void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply(const ExecSpace& space, Value alpha, const const_vector_type& x,
                                              Value beta, const vector_type& y, const workspace_type& workspace) const {
-  multiply_x(space, alpha, kernel_x_type(x), beta, kernel_y_type(y), workspace);
+  multiply_x(space, alpha, x.data(), x.extent(0), beta, y.data(), y.extent(0), workspace);
 }
 
 template <class ExecSpace, class Value, class Offset, class MatrixValue>
-void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply_x(const ExecSpace& space, Value alpha, const kernel_x_type& x,
-                                                             Value beta, const kernel_y_type& y,
+void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply_x(const ExecSpace& space, Value alpha, const Value* x,
+                                                             std::size_t x_length, Value beta, Value* y,
+                                                             std::size_t y_length,
                                                              const workspace_type& workspace) const {
-  run<ExecTraits<ExecSpace>::gather_unroll, ExecTraits<ExecSpace>::long_row_unroll>(space, alpha, x, beta, y, workspace);
+  using Traits = ExecTraits<ExecSpace>;
+  check_lengths(x, x_length, y, y_length, workspace);
+  if constexpr (!Traits::is_gpu && Traits::gather_unroll == 1) {
+    // A serial CSR plan: the calling thread runs the launch's rows (CsrThreadPerRow of this
+    // build, row for row the functor's code) on the pointers, under a Kokkos Tools region of the
+    // kernel's label when a tool is loaded.
+    if (choice_.schedule == Schedule::serial && choice_.format == Format::csr &&
+        choice_.mapping == Mapping::thread_per_row && alpha != Value(0) && nnz_ > 0) {
+      const auto& A = storage_.csr;
+      const bool tools = Kokkos::Tools::profileLibraryLoaded();
+      if (tools) Kokkos::Profiling::pushRegion(labels_.kernel);
+      if (beta == Value(0))
+        detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, true, MatrixValue, Traits::masked_rows>::rows_on_caller(
+            A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
+      else
+        detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, false, MatrixValue, Traits::masked_rows>::rows_on_caller(
+            A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
+      if (tools) Kokkos::Profiling::popRegion();
+      return;
+    }
+  }
+  run<Traits::gather_unroll, Traits::long_row_unroll>(space, alpha, kernel_x_type(x, x_length), beta,
+                                                      kernel_y_type(y, y_length), workspace);
 }
 
 template <class ExecSpace, class Value, class Offset, class MatrixValue>
 template <int Unroll, int LongUnroll>
 void Plan<ExecSpace, Value, Offset, MatrixValue>::run(const ExecSpace& space, Value alpha, const kernel_x_type& x, Value beta,
                                          const kernel_y_type& y, const workspace_type& workspace) const {
-  check_transpose_lengths(static_cast<std::int64_t>(x.extent(0)), static_cast<std::int64_t>(y.extent(0)));
-  detail::check_call(op_rows_, op_cols_, x, y, workspace.covers(workspace_));
   if (op_rows_ == 0) return;
   const detail::Call<ExecSpace, Value> call{x, y, alpha, beta, &workspace};
   const bool empty = alpha == Value(0) || nnz_ == 0;

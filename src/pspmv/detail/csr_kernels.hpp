@@ -196,15 +196,14 @@ KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::in
 #endif
 }
 
-/// y(i) = alpha * sum + beta * y(i); with BetaZero, y(i) = alpha * sum without reading y(i).
-template <bool BetaZero, class YView, class Value>
-KOKKOS_FORCEINLINE_FUNCTION void store_y(const YView& y, const std::int32_t i, const Value alpha, const Value sum,
-                                    const Value beta) {
+/// y_i = alpha * sum + beta * y_i; with BetaZero, y_i = alpha * sum without reading y_i.
+template <bool BetaZero, class Value>
+KOKKOS_FORCEINLINE_FUNCTION void store_y(Value& y_i, const Value alpha, const Value sum, const Value beta) {
   if constexpr (BetaZero) {
     (void)beta;
-    y(i) = alpha * sum;
+    y_i = alpha * sum;
   } else {
-    y(i) = alpha * sum + beta * y(i);
+    y_i = alpha * sum + beta * y_i;
   }
 }
 
@@ -256,7 +255,7 @@ struct CsrViews {
   Value beta;
 
   KOKKOS_FORCEINLINE_FUNCTION void store(const std::int32_t i, const Value sum) const {
-    store_y<BetaZero>(y, i, alpha, sum, beta);
+    store_y<BetaZero>(y(i), alpha, sum, beta);
   }
 };
 
@@ -284,15 +283,9 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
       // A host thread: Unroll partial sums (lanes_dot), SIMD lanes where the compiler can.
       this->store(i, lanes_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
                                               this->row_ptr(i + 1)));
-    } else if constexpr (!ExecTraits<ExecSpace>::is_gpu && Masked) {
-      constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
-      this->store(i, masked_dot<min_simd, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
-                                                 this->row_ptr(i), this->row_ptr(i + 1)));
     } else if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
-      // A host thread: a long row as one OpenMP SIMD reduction, a short one as the plain loop.
-      constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
-      this->store(i, simd_dot<min_simd, ExecTraits<ExecSpace>::row_gathers, Value>(this->values.data(), this->col_idx.data(), this->x.data(),
-                                               this->row_ptr(i), this->row_ptr(i + 1)));
+      this->store(i, host_sum(this->values.data(), this->col_idx.data(), this->x.data(), this->row_ptr(i),
+                              this->row_ptr(i + 1)));
     } else {
       this->store(i, gather_dot<Unroll, Value>(this->values, this->col_idx, this->x, this->row_ptr(i),
                                                this->row_ptr(i + 1), 1));
@@ -302,6 +295,29 @@ struct CsrThreadPerRow : CsrViews<ExecSpace, Value, Offset, BetaZero, MValue> {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const BlocksTag, const std::int32_t b) const {
     const std::int32_t end = this->partition(b + 1);
     for (std::int32_t i = this->partition(b); i < end; ++i) row(i);
+  }
+
+  /// A host thread's sum of entries [begin, end) (Unroll 1): in masked SIMD groups (masked_dot)
+  /// with Masked, else a long row as one OpenMP SIMD reduction and a short one as the plain loop
+  /// (simd_dot).
+  static KOKKOS_FORCEINLINE_FUNCTION Value host_sum(const MValue* values, const std::int32_t* col_idx, const Value* x,
+                                                    const std::int64_t begin, const std::int64_t end) {
+    constexpr int min_simd = ExecTraits<ExecSpace>::template simd_row_min<Value>();
+    if constexpr (Masked)
+      return masked_dot<min_simd, Value>(values, col_idx, x, begin, end);
+    else
+      return simd_dot<min_simd, ExecTraits<ExecSpace>::row_gathers, Value>(values, col_idx, x, begin, end);
+  }
+
+  /// Rows [0, nrows) on the calling thread, from the arrays' and vectors' pointers: a serial
+  /// plan's multiply (Plan::multiply_x), which so fills no functor of Views on each call (on
+  /// karate, 156 entries, those Views cost about half the rows' time: docs/selection.md). Each
+  /// row is row()'s: the same sum and store, so the same y bit for bit.
+  static void rows_on_caller(const Offset* row_ptr, const std::int32_t* col_idx, const MValue* values, const Value* x,
+                             Value* y, const Value alpha, const Value beta, const std::int32_t nrows) {
+    static_assert(!ExecTraits<ExecSpace>::is_gpu && Unroll == 1, "rows_on_caller: a host kernel of one sum a row");
+    for (std::int32_t i = 0; i < nrows; ++i)
+      store_y<BetaZero>(y[i], alpha, host_sum(values, col_idx, x, row_ptr[i], row_ptr[i + 1]), beta);
   }
 };
 

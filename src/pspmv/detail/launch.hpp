@@ -52,17 +52,16 @@ struct Call {
 /// The checks of a multiply's arguments: lengths, a workspace large enough, no overlap.
 /// @throws DimensionError naming both sizes; InvalidArgument for a small workspace or
 ///         overlapping x and y.
-template <class XView, class YView>
-void check_call(std::int32_t nrows, std::int32_t ncols, const XView& x, const YView& y, bool workspace_fits) {
-  if (static_cast<std::int64_t>(x.extent(0)) != ncols)
-    throw DimensionError("multiply: length of x (= ncols of A)", ncols, static_cast<std::int64_t>(x.extent(0)));
-  if (static_cast<std::int64_t>(y.extent(0)) != nrows)
-    throw DimensionError("multiply: length of y (= nrows of A)", nrows, static_cast<std::int64_t>(y.extent(0)));
+template <class Value>
+void check_call(std::int32_t nrows, std::int32_t ncols, const Value* x, std::size_t x_length, const Value* y,
+                std::size_t y_length, bool workspace_fits) {
+  if (static_cast<std::int64_t>(x_length) != ncols)
+    throw DimensionError("multiply: length of x (= ncols of A)", ncols, static_cast<std::int64_t>(x_length));
+  if (static_cast<std::int64_t>(y_length) != nrows)
+    throw DimensionError("multiply: length of y (= nrows of A)", nrows, static_cast<std::int64_t>(y_length));
   if (!workspace_fits)
     throw InvalidArgument("multiply: the workspace is smaller than this plan needs (use plan.make_workspace())");
-  const auto* xb = x.data();
-  const auto* yb = y.data();
-  if (xb != nullptr && yb != nullptr && xb < yb + y.extent(0) && yb < xb + x.extent(0))
+  if (x != nullptr && y != nullptr && x < y + y_length && y < x + x_length)
     throw InvalidArgument("multiply: x and y overlap in memory; pass distinct vectors");
 }
 

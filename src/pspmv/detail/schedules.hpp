@@ -195,18 +195,19 @@ ChunkQueues<Counter> make_queues(const ExecSpace& space, Schedule schedule, cons
 }
 
 /// Schedule::serial: the calling thread runs work items [0, rows) in order, with no parallel
-/// region, on a copy of the functor held in registers (see QueuedRows). A Kokkos Tools region
-/// under the kernel's label marks it for profiling tools. choose() allows serial on a host
+/// region, on a copy of the functor held in registers (see QueuedRows). Where a Kokkos Tools
+/// library is loaded, a region under the kernel's label marks it. choose() allows serial on a host
 /// only; on a GPU this is never reached. The host backends run a launch to its end before the
 /// next begins, so the loop is ordered after earlier work on the instance as a launch would be.
 template <class ExecSpace, class Functor>
 void run_serial(const std::string& label, std::int64_t rows, const Functor& f) {
   if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
-    Kokkos::Profiling::pushRegion(label);
+    const bool tools = Kokkos::Tools::profileLibraryLoaded();
+    if (tools) Kokkos::Profiling::pushRegion(label);
     const Functor fn = f;
     const std::int32_t n = static_cast<std::int32_t>(rows);
     for (std::int32_t i = 0; i < n; ++i) fn(RowsTag(), i);
-    Kokkos::Profiling::popRegion();
+    if (tools) Kokkos::Profiling::popRegion();
   } else {
     (void)label, (void)rows, (void)f;
     Kokkos::abort("pspmv: schedule serial on a GPU (choose() rejects it)");

@@ -149,7 +149,7 @@ struct SellViews {
       partial(v - nrows) = sum;
       return;
     }
-    store_y<BetaZero>(y, permuted_output ? p : v, alpha, sum, beta);
+    store_y<BetaZero>(y(permuted_output ? p : v), alpha, sum, beta);
   }
   KOKKOS_INLINE_FUNCTION void slice(const std::int32_t s) const {
     const std::int32_t first = s << log2_c;
@@ -262,7 +262,7 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
     // slice but the last of most plans): C stores through the permutation, no test per row.
     if (rows == C && ordinary && this->npos == this->nrows && !this->permuted_output) {
       PSPMV_UNROLL_ALL
-      for (int r = 0; r < C; ++r) store_y<BetaZero>(this->y, this->perm(first + r), this->alpha, acc[r], this->beta);
+      for (int r = 0; r < C; ++r) store_y<BetaZero>(this->y(this->perm(first + r)), this->alpha, acc[r], this->beta);
     } else {
       PSPMV_UNROLL_ALL
       for (int r = 0; r < C; ++r)
@@ -382,7 +382,7 @@ struct SellLongRows {
       const Value sum = CsrTeamPerRow<ExecSpace, Value, std::int64_t, Unroll, BetaZero>::row_sum(
           team, values, col_idx, x, long_row_ptr(l), long_row_ptr(l + 1), vector_length);
       Kokkos::single(Kokkos::PerThread(team),
-                     [&]() { store_y<BetaZero>(y, permuted_output ? long_pos(l) : long_rows(l), alpha, sum, beta); });
+                     [&]() { store_y<BetaZero>(y(permuted_output ? long_pos(l) : long_rows(l)), alpha, sum, beta); });
     });
   }
 };
@@ -401,7 +401,7 @@ struct SellCombinePieces {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int32_t l) const {
     Value sum = 0;
     for (std::int64_t q = piece_ptr(l); q < piece_ptr(l + 1); ++q) sum += partial(q);
-    store_y<BetaZero>(y, long_rows(l), alpha, sum, beta);
+    store_y<BetaZero>(y(long_rows(l)), alpha, sum, beta);
   }
 };
 
