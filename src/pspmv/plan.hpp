@@ -590,14 +590,15 @@ void Plan<ExecSpace, Value, Offset, MatrixValue>::multiply_x(const ExecSpace& sp
     if (choice_.schedule == Schedule::serial && choice_.format == Format::csr &&
         choice_.mapping == Mapping::thread_per_row && alpha != Value(0) && nnz_ > 0) {
       const auto& A = storage_.csr;
-      detail::in_tools_region(labels_.kernel, [&] {
-        if (beta == Value(0))
-          detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, true, MatrixValue, Traits::masked_rows>::rows_on_caller(
-              A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
-        else
-          detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, false, MatrixValue, Traits::masked_rows>::rows_on_caller(
-              A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
-      });
+      const bool tools = Kokkos::Tools::profileLibraryLoaded();
+      if (tools) Kokkos::Profiling::pushRegion(labels_.kernel);
+      if (beta == Value(0))
+        detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, true, MatrixValue, Traits::masked_rows>::rows_on_caller(
+            A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
+      else
+        detail::CsrThreadPerRow<ExecSpace, Value, Offset, 1, false, MatrixValue, Traits::masked_rows>::rows_on_caller(
+            A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, y, alpha, beta, op_rows_);
+      if (tools) Kokkos::Profiling::popRegion();
       return;
     }
   }

@@ -194,16 +194,6 @@ ChunkQueues<Counter> make_queues(const ExecSpace& space, Schedule schedule, cons
   return q;
 }
 
-/// Runs body() on the calling thread, marked as a Kokkos Tools region named `label` where a tool
-/// is loaded (a serial run opens no launch for a tool to see).
-template <class Body>
-void in_tools_region(const std::string& label, const Body& body) {
-  const bool tools = Kokkos::Tools::profileLibraryLoaded();
-  if (tools) Kokkos::Profiling::pushRegion(label);
-  body();
-  if (tools) Kokkos::Profiling::popRegion();
-}
-
 /// Schedule::serial: the calling thread runs work items [0, rows) in order, with no parallel
 /// region, on a copy of the functor held in registers (see QueuedRows). Where a Kokkos Tools
 /// library is loaded, a region under the kernel's label marks it. choose() allows serial on a host
@@ -212,11 +202,12 @@ void in_tools_region(const std::string& label, const Body& body) {
 template <class ExecSpace, class Functor>
 void run_serial(const std::string& label, std::int64_t rows, const Functor& f) {
   if constexpr (!ExecTraits<ExecSpace>::is_gpu) {
-    in_tools_region(label, [&] {
-      const Functor fn = f;
-      const std::int32_t n = static_cast<std::int32_t>(rows);
-      for (std::int32_t i = 0; i < n; ++i) fn(RowsTag(), i);
-    });
+    const bool tools = Kokkos::Tools::profileLibraryLoaded();
+    if (tools) Kokkos::Profiling::pushRegion(label);
+    const Functor fn = f;
+    const std::int32_t n = static_cast<std::int32_t>(rows);
+    for (std::int32_t i = 0; i < n; ++i) fn(RowsTag(), i);
+    if (tools) Kokkos::Profiling::popRegion();
   } else {
     (void)label, (void)rows, (void)f;
     Kokkos::abort("pspmv: schedule serial on a GPU (choose() rejects it)");
