@@ -3,9 +3,9 @@
 /// CSR -> SELL-C-sigma in the memory of an execution space, from a CSR matrix already there
 /// (on a GPU: from the device copy of the matrix, copied once), written once as Kokkos
 /// parallel patterns: scans place the long rows and their pieces, a team per sigma window
-/// sorts its positions by length (stably; sell_order_on), a scan gives the slice offsets and a
-/// team per slice moves its entries and its padding through scratch memory (coalesced on both
-/// sides). The result is csr_to_sell()'s, bit for bit (tests/test_parallel_analysis.cpp).
+/// sorts its positions by length (stably; sell_order_on), vector lanes reduce each slice's width,
+/// a scan gives the slice offsets and a thread per position moves its row and its padding into
+/// the slice. The result is csr_to_sell()'s, bit for bit (tests/test_parallel_analysis.cpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -30,8 +30,12 @@ constexpr std::int64_t sell_team_count_max = 1024;
 /// memory, which leaves room for the launch's own on a GPU of 48 KiB per block (a T4 or a V100
 /// runs teams of 1,024 threads); wider windows are ranked whole.
 constexpr std::int64_t sell_team_count_max_sigma = 2048;
-/// Columns of a slice that csr_to_sell_on() moves through a team's scratch memory at once.
-constexpr std::int64_t sell_scatter_tile = 16;
+/// Entries of a row that csr_to_sell_on()'s scatter loads into registers before it stores them:
+/// a GPU thread's loads in flight.
+constexpr int sell_scatter_run = 8;
+/// Threads of a GPU block in which csr_to_sell_on() reduces slice widths, a slice to each team
+/// thread's vector lanes (C lanes, at most a warp).
+constexpr int sell_width_block = 256;
 
 
 /// The sorted order of SELL-C-sigma's positions (SellRows and the permutation of
@@ -351,8 +355,9 @@ SellShape sell_shape_on(const ExecSpace& space, const SellOrderOn<Mem>& o,
 }
 
 /// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
-/// `space`, in the order `o` computed there by sell_order_on() for A: a scan gives the slice
-/// offsets and a team per slice moves its entries and its padding. Returns when the
+/// `space`, in the order `o` computed there by sell_order_on() for A: vector lanes reduce the
+/// slice widths, a scan gives the slice offsets and a thread per position moves its row and its
+/// padding. Returns when the
 /// conversion is done. The result is csr_to_sell()'s, bit for bit.
 /// @throws InvalidArgument for a slice height C other than 4, 8, 16, 32 or 64.
 template <class ExecSpace, class Value, class Offset, class Mem>
@@ -384,23 +389,42 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   S.perm = perm;
   S.long_rows = long_rows;
   S.row_len = I32(uninit("pspmv::sell_row_len"), npos);
-  const I32 row_len = S.row_len;
-  Kokkos::parallel_for(
-      "pspmv::sell_build_row_len", Range(space, 0, npos), KOKKOS_LAMBDA(const std::int64_t p) { row_len(p) = len(perm(p)); });
   S.slice_width = I32(uninit("pspmv::sell_slice_width"), nslices);
   S.slice_ptr = I64(uninit("pspmv::sell_slice_ptr"), nslices + 1);
-  const I32 width = S.slice_width;
+  const I32 row_len = S.row_len, width = S.slice_width;
   const I64 sptr = S.slice_ptr;
+  // Each slice's width, reduced over its positions by a team thread's vector lanes (coalesced
+  // on a GPU), which also write the positions' lengths; the scan then reads one width a slice.
+  {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const int lanes = host ? 1 : static_cast<int>(C < 32 ? C : 32);
+    const std::int64_t per_team = host ? 1 : sell_width_block / lanes;
+    Kokkos::parallel_for(
+        "pspmv::sell_build_widths",
+        Team(space, static_cast<int>((nslices + per_team - 1) / per_team), static_cast<int>(per_team), lanes),
+        KOKKOS_LAMBDA(const typename Team::member_type& team) {
+          const std::int64_t s = team.league_rank() * per_team + team.team_rank();
+          if (s >= nslices) return;
+          std::int32_t w = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, C),
+              [&](const std::int64_t r, std::int32_t& m) {
+                const std::int64_t p = s * C + r;
+                if (p >= npos) return;
+                const std::int32_t l = len(perm(p));  // -1: a long row, which the slice does not hold
+                row_len(p) = l;
+                m = l > m ? l : m;
+              },
+              Kokkos::Max<std::int32_t>(w));
+          Kokkos::single(Kokkos::PerThread(team), [&]() { width(s) = w > 0 ? w : 0; });
+        });
+  }
   Kokkos::parallel_scan(
       "pspmv::sell_build_slice_ptr", Range(space, 0, nslices),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc, const bool final) {
-        std::int32_t w = 0;
-        for (std::int64_t p = s * C; p < (s + 1) * C && p < npos; ++p) w = row_len(p) > w ? row_len(p) : w;
-        if (final) {
-          width(s) = w;
-          sptr(s) = acc;
-        }
-        acc += C * w;
+        if (final) sptr(s) = acc;
+        acc += C * width(s);
         if (final && s == nslices - 1) sptr(nslices) = acc;
       });
   if (nslices == 0) Kokkos::deep_copy(space, S.slice_ptr, std::int64_t(0));
@@ -409,63 +433,36 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   S.values = Kokkos::View<Value*, Mem>(uninit("pspmv::sell_values"), stored);
   const I32 col = S.col_idx;
   const Kokkos::View<Value*, Mem> val = S.values;
-  // A team per slice (one warp on a GPU) moves the slice through a tile of sell_scatter_tile
-  // columns in scratch memory: read a row at a time, lanes over the row's entries (contiguous in
-  // the CSR), written a column at a time, lanes over the slice's rows (contiguous in the slice):
-  // both sides coalesced. A thread per row that walks its row, with the slice written lane by
-  // lane, read each CSR cache line from L2 many times over (its warp's rows spread over as many
-  // lines as it has rows).
+  // A thread per position walks its row (or piece) out to the slice's width, a run of
+  // sell_scatter_run entries at a time, the run's loads all issued before its stores: on a GPU a
+  // thread keeps that many loads in flight, a lane's run takes a sector or two of the CSR, and a
+  // warp's stores of one column are contiguous (consecutive positions of a slice). On a host a
+  // thread's positions are whole slices, written while they are in its cache.
   {
-    using Team = Kokkos::TeamPolicy<ExecSpace>;
-    using member = typename Team::member_type;
-    using Scratch = typename ExecSpace::scratch_memory_space;
-    using ColTile = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
-    using ValTile = Kokkos::View<Value**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
-    using Rows = Kokkos::View<std::int64_t*, Scratch, Kokkos::MemoryUnmanaged>;
-    constexpr std::int64_t TW = sell_scatter_tile;
-    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-    const int lanes = host ? 1 : 32;
-    // Rows of TW + 1 entries: a column of the tile read by the rows' lanes falls in distinct banks.
-    const std::size_t scratch =
-        ValTile::shmem_size(C, TW + 1) + ColTile::shmem_size(C, TW + 1) + 2 * Rows::shmem_size(C);
+    constexpr int U = sell_scatter_run;
     const int log2_c = detail::log2_slice_height(C);
     Kokkos::parallel_for(
-        "pspmv::sell_build_scatter",
-        Team(space, static_cast<int>(nslices), 1, lanes).set_scratch_size(0, Kokkos::PerTeam(scratch)),
-        KOKKOS_LAMBDA(const member& team) {
-          const std::int64_t s = team.league_rank(), base = sptr(s), w = width(s);
-          ValTile tv(team.team_scratch(0), C, TW + 1);
-          ColTile tc(team.team_scratch(0), C, TW + 1);
-          Rows from(team.team_scratch(0), C), have(team.team_scratch(0), C);
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C), [&](const std::int64_t r) {
-            const std::int64_t p = s * C + r;
-            std::int64_t h = 0, b = 0;
-            if (p < npos && row_len(p) > 0) {
-              h = row_len(p);
-              const std::int64_t v = perm(p);
-              b = v < n ? static_cast<std::int64_t>(rp(v)) : piece_begin(v - n);
+        "pspmv::sell_build_scatter", Range(space, 0, nslices * C), KOKKOS_LAMBDA(const std::int64_t q) {
+          const std::int64_t s = q >> log2_c, w = width(s), at = sptr(s) + (q - (s << log2_c));
+          std::int64_t h = 0, b = 0;
+          if (q < npos && row_len(q) > 0) {
+            h = row_len(q);
+            const std::int64_t v = perm(q);
+            b = v < n ? static_cast<std::int64_t>(rp(v)) : piece_begin(v - n);
+          }
+          for (std::int64_t j0 = 0; j0 < w; j0 += U) {
+            std::int32_t c[U];
+            Value x[U];
+            for (int u = 0; u < U; ++u) {
+              const bool real = j0 + u < h;  // else padding: column 0, value 0
+              c[u] = real ? ci(b + j0 + u) : 0;
+              x[u] = real ? va(b + j0 + u) : Value(0);
             }
-            from(r) = b;
-            have(r) = h;
-          });
-          team.team_barrier();
-          for (std::int64_t jb = 0; jb < w; jb += TW) {
-            // The tile's columns: TW, or the slice's last ones (all of a slice of short rows), so
-            // that lanes are not spent on columns past the slice's width.
-            const std::int64_t cols = w - jb < TW ? w - jb : TW;
-            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * cols), [&](const std::int64_t k) {
-              const std::int64_t r = cols == TW ? k / TW : k / cols, l = k - r * cols, j = jb + l;
-              const bool real = j < have(r);  // else padding: column 0, value 0
-              tc(r, l) = real ? ci(from(r) + j) : 0;
-              tv(r, l) = real ? va(from(r) + j) : Value(0);
-            });
-            team.team_barrier();
-            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, C * cols), [&](const std::int64_t k) {
-              const std::int64_t l = k >> log2_c, r = k - (l << log2_c);
-              col(base + jb * C + k) = tc(r, l);
-              val(base + jb * C + k) = tv(r, l);
-            });
-            team.team_barrier();
+            for (int u = 0; u < U; ++u) {
+              if (j0 + u >= w) break;
+              col(at + (j0 + u) * C) = c[u];
+              val(at + (j0 + u) * C) = x[u];
+            }
           }
         });
   }
