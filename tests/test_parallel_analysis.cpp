@@ -479,7 +479,17 @@ TEST(ParallelAnalysis, SellBuiltInTheSpaceMatchesTheHostBitForBit) {
           return lengths[i % 6];
         },
         [](std::int32_t, std::mt19937& rng) { return static_cast<std::int32_t>(rng() % 4000u); });
-    check(G, pspmv::copy_to<Mem>(G), "bound beside distinct tails");
+    const auto dG = pspmv::copy_to<Mem>(G);
+    check(G, dG, "bound beside distinct tails");
+    // Slices of long rows alone (width 0 from lengths of -1) at the other heights: 4 in 6 of G's
+    // rows are long at a threshold of 64, and they sort first in the window.
+    for (const int C : {8, 16, 64}) {
+      const std::string where = "long rows alone C=" + std::to_string(C);
+      const auto H = pspmv::csr_to_sell(G, C, 4096, 64, false);
+      ASSERT_EQ(H.slice_width(0), 0) << where;
+      ASSERT_EQ(H.row_len(C - 1), -1) << where;
+      expect_same_sell_views(H, pspmv::csr_to_sell_on(Exec(), dG, C, 4096, 64, false), where);
+    }
     for (const std::int32_t top : {1023, 1024}) {
       const auto B = random_rows<double, std::int32_t>(
           900, 3000, 5, [top](std::int32_t i, std::mt19937&) { return i % 3 == 1 ? top : i % 4 == 0 ? 0 : i % 7; },

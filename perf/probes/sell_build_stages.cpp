@@ -5,6 +5,8 @@
 // (columns and values); then analyze() of a CSR, a SELL and the automatic plan from the same
 // device CSR, each plan's multiply, and the automatic plan's break-even against plain CSR in
 // calls ("even": (its analysis - CSR's) / (CSR's multiply - its multiply), where it is faster).
+// On a host build the stages run on the host space, and analyze() of the host CSR takes the
+// host's conversion, not csr_to_sell_on().
 // Results are released outside the timing. Each input's C, sigma and long-row handling are its
 // SELL plan's. Before the timing, the conversion is compared with the host's csr_to_sell(),
 // array for array (exit 1 on a difference). Printed per input: medians of ROUNDS timed rounds
@@ -12,7 +14,8 @@
 // Built on request (any preset): cmake --build --preset cuda-hopper --target pspmv_probe_sell_build_stages
 //   build/cuda-hopper/perf/pspmv_probe_sell_build_stages MATRICES_DIR [ROUNDS] [f32|f64]
 // MATRICES_DIR holds bayer10.mtx, hep-th.mtx and rajat01.mtx (the shared matrices); inputs are
-// the tiles of perf/sets/analysis.txt and skewed:4194304 (on a host space, 1/8 of the copies).
+// three of the tiles of perf/sets/analysis.txt and skewed:4194304 (on a host space, 1/8 of
+// the copies and rows).
 #include <pspmv/analyze.hpp>
 #include <pspmv/io/generators.hpp>
 #include <pspmv/io/matrix_market.hpp>

@@ -357,8 +357,7 @@ SellShape sell_shape_on(const ExecSpace& space, const SellOrderOn<Mem>& o,
 /// Converts A (validated CSR in ExecSpace's memory) to SELL-C-sigma there, on the instance
 /// `space`, in the order `o` computed there by sell_order_on() for A: vector lanes reduce the
 /// slice widths, a scan gives the slice offsets and a thread per position moves its row and its
-/// padding. Returns when the
-/// conversion is done. The result is csr_to_sell()'s, bit for bit.
+/// padding. Returns when the conversion is done. The result is csr_to_sell()'s, bit for bit.
 /// @throws InvalidArgument for a slice height C other than 4, 8, 16, 32 or 64.
 template <class ExecSpace, class Value, class Offset, class Mem>
 SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Value, Offset, std::int32_t, Mem>& A,
@@ -393,8 +392,10 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   S.slice_ptr = I64(uninit("pspmv::sell_slice_ptr"), nslices + 1);
   const I32 row_len = S.row_len, width = S.slice_width;
   const I64 sptr = S.slice_ptr;
-  // Each slice's width, reduced over its positions by a team thread's vector lanes (coalesced
-  // on a GPU), which also write the positions' lengths; the scan then reads one width a slice.
+  // Each slice's width, reduced over its positions by a team thread's vector lanes, which also
+  // write the positions' lengths (on a GPU the reads of the order and the writes of the lengths
+  // are coalesced, the reads of the lengths by row are not); the scan then reads one width a
+  // slice.
   {
     using Team = Kokkos::TeamPolicy<ExecSpace>;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
@@ -437,7 +438,7 @@ SellMatrix<Value, Mem> csr_to_sell_on(const ExecSpace& space, const CsrMatrix<Va
   // sell_scatter_run entries at a time, the run's loads all issued before its stores: on a GPU a
   // thread keeps that many loads in flight, a lane's run takes a sector or two of the CSR, and a
   // warp's stores of one column are contiguous (consecutive positions of a slice). On a host a
-  // thread's positions are whole slices, written while they are in its cache.
+  // thread's positions are one contiguous run, whole slices but at its ends.
   {
     constexpr int U = sell_scatter_run;
     const int log2_c = detail::log2_slice_height(C);
