@@ -151,6 +151,12 @@ Command add_bench(CLI::App& app) {
                   "off (32-bit); several: each SELL variant (and auto) once per mode (default: the plan's choice)")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
+  sub->add_option("--blocks", bo.block_costs,
+                  "CSR thread_per_row nnz_balanced blocks: groups (nearly equal masked row groups; a host build "
+                  "with masked rows) | entries (nearly equal entries, + --row-weight x rows); several: each such "
+                  "variant once per cost (default: the plan's choice)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"groups", "entries"}));
   sub->add_option("--row-weight", bo.row_weights,
                   "CSR nnz_balanced blocks: entries a row weighs in them (0: entries alone; 1: the merge path); "
                   "several: each such variant once per weight (default: 0)")

@@ -69,12 +69,32 @@ Variants pspmv_variants(const BenchOptions& o) {
                     [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.sell_long_split = mode == "split"; });
   variants = expand(variants, o.compress_modes, "compress",
                     [](pspmv::AnalyzeOptions& m, const std::string& mode) { m.compress = mode == "on"; });
+  // Each CSR thread_per_row nnz_balanced variant once per cost of its blocks, labelled
+  // " blocks=groups|entries".
+  if (!o.block_costs.empty()) {
+    Variants costed;
+    for (const auto& [label, opt] : variants) {
+      if (!(opt.format && *opt.format == pspmv::Format::csr && opt.schedule &&
+            *opt.schedule == pspmv::Schedule::nnz_balanced && opt.mapping &&
+            *opt.mapping == pspmv::Mapping::thread_per_row)) {
+        costed.emplace_back(label, opt);
+        continue;
+      }
+      for (const std::string& cost : o.block_costs) {
+        pspmv::AnalyzeOptions m = opt;
+        m.block_groups = cost == "groups";
+        costed.emplace_back(label + " blocks=" + cost, m);
+      }
+    }
+    variants = std::move(costed);
+  }
   // Each CSR nnz_balanced variant once per row weight of its blocks, labelled " row_weight=W".
   if (o.row_weights.empty()) return variants;
   Variants weighed;
   for (const auto& [label, opt] : variants) {
     if (!(opt.format && *opt.format == pspmv::Format::csr && opt.schedule &&
-          *opt.schedule == pspmv::Schedule::nnz_balanced)) {
+          *opt.schedule == pspmv::Schedule::nnz_balanced) ||
+        opt.block_groups.value_or(false)) {  // blocks of groups weigh no entries
       weighed.emplace_back(label, opt);
       continue;
     }

@@ -114,6 +114,7 @@ inline std::string describe(const PlanChoice& c, double padding) {
                                             : " chunk_rows=" + std::to_string(p.chunk_rows);
   if (c.schedule == Schedule::nnz_balanced && p.block_row_weight > 0)
     s += " row_weight=" + std::to_string(p.block_row_weight);
+  if (c.schedule == Schedule::nnz_balanced && p.block_groups) s += " group_blocks";
   if (p.threads > 0 && p.threads < p.concurrency) s += " threads=" + std::to_string(p.threads);
   if (p.masked_rows) s += " masked_rows";
   if (team && c.schedule != Schedule::nnz_balanced)

@@ -188,6 +188,9 @@ class Plan {
   /// keep_permuted, y(p) holds row perm(p) of A x. With split long rows it has nrows() +
   /// pieces entries: perm(p) >= nrows() names piece perm(p) - nrows() of a long row.
   Kokkos::View<const std::int32_t*, memory_space> permutation() const { return storage_.sell.perm; }
+  /// nnz_balanced: the blocks, launch().num_blocks + 1 boundaries (row indices of a CSR plan,
+  /// slice indices of a SELL plan); empty under the other schedules.
+  Kokkos::View<const std::int32_t*, memory_space> blocks() const { return storage_.partition; }
   /// Stored entries over nnz: the SELL padding ratio (1 for CSR).
   double padding_ratio() const { return format() == Format::sell ? storage_.sell.padding_ratio() : 1.0; }
   /// Bytes of the CSR the plan was built from (row_ptr, col_idx, values).

@@ -111,8 +111,10 @@ std::vector<std::pair<std::string, AnalyzeOptions>> tune_candidates(const Analyz
         o.format = f;
         o.mapping = m;
         o.schedule = s;
-        // A caller's block row weight belongs to the CSR nnz_balanced candidates alone.
+        // A caller's block row weight belongs to the CSR nnz_balanced candidates alone, its
+        // block groups to those of them with a thread per row.
         if (f != Format::csr || s != Schedule::nnz_balanced) o.block_row_weight.reset();
+        if (f != Format::csr || s != Schedule::nnz_balanced || m != Mapping::thread_per_row) o.block_groups.reset();
         const std::string label = to_string(f) + " " + to_string(m) + "/" + to_string(s);
         if (Traits::is_gpu && f == Format::sell) {
           for (const bool split : {true, false}) {

@@ -75,6 +75,8 @@ inline constexpr bool host_row_gathers = PSPMV_HOST_ROW_GATHERS;
 #define PSPMV_HOST_MASKED_ROWS 0
 #endif
 inline constexpr bool host_masked_rows = PSPMV_HOST_MASKED_ROWS;
+/// Entries of one masked group of such a row (whatever the value type: 8 doubles or 8 floats).
+inline constexpr int host_masked_group = 8;
 
 /// Defaults for a host (CPU) execution space: OpenMP, Serial, Threads.
 template <class ExecSpace, class Enable = void>

@@ -155,7 +155,7 @@ template <int MinSimd, class Value, class MValue>
 KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::int32_t* col_idx, const Value* x,
                                              const std::int64_t begin, const std::int64_t end) {
 #if PSPMV_HOST_MASKED_ROWS
-  constexpr std::int64_t W = 8;
+  constexpr std::int64_t W = host_masked_group;
   const auto mask_of = [end](const std::int64_t k) {
     return static_cast<__mmask8>(end - k >= W ? 0xFF : (1u << (end - k)) - 1u);
   };

@@ -71,6 +71,17 @@ bool can_share(const Csr& A) {
   return A.row_ptr.use_count() > 0 && (A.nnz() == 0 || (A.col_idx.use_count() > 0 && A.values.use_count() > 0));
 }
 
+/// The blocks of a CSR plan's nnz_balanced schedule over rows [0, n) of `row_ptr`: nearly equal
+/// masked groups (LaunchParams::block_groups: group_partition), else nearly equal entries +
+/// block_row_weight x rows (nnz_partition).
+template <class Offset>
+void csr_blocks(const Offset* row_ptr, std::int32_t n, const LaunchParams& p, std::int32_t* partition) {
+  if (p.block_groups)
+    group_partition(row_ptr, n, p.num_blocks, partition, host_masked_group);
+  else
+    nnz_partition(row_ptr, n, p.num_blocks, partition, p.block_row_weight);
+}
+
 /// Builds the storage of `choice` for A on `space`: converts to SELL where chosen (from
 /// `order` when it is the sorted order of the chosen sigma and long-row handling, as choose()
 /// leaves it; else sorting here), computes the nnz partition, copies into the space's memory
@@ -119,7 +130,7 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
         const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
         nnz_partition(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()), p.num_blocks, h.data());
       } else {
-        nnz_partition(A.row_ptr.data(), A.nrows, p.num_blocks, h.data(), p.block_row_weight);
+        csr_blocks(A.row_ptr.data(), A.nrows, p, h.data());
       }
       st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
       Kokkos::deep_copy(space, st.partition, h);
@@ -133,11 +144,15 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     }
     return st;
   }
-  // Rows of a CSR plan weighed by block_row_weight; SELL's slices by their entries.
+  // Rows of a CSR plan by their masked groups or weighed by block_row_weight (csr_blocks); SELL's
+  // slices by their entries.
   auto partition_of = [&](const auto* offsets, std::int32_t n) {
     const auto t0 = clock::now();
     Kokkos::View<std::int32_t*, Kokkos::HostSpace> h("pspmv::partition", static_cast<std::size_t>(p.num_blocks) + 1);
-    nnz_partition(offsets, n, p.num_blocks, h.data(), choice.format == Format::csr ? p.block_row_weight : 0);
+    if (choice.format == Format::csr)
+      csr_blocks(offsets, n, p, h.data());
+    else
+      nnz_partition(offsets, n, p.num_blocks, h.data());
     st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
     Kokkos::deep_copy(space, st.partition, h);
     space.fence();  // h is released on return

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -461,6 +462,30 @@ void nnz_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_b
     partition[b] = static_cast<std::int32_t>(lo);
   });
   partition[num_blocks] = nrows;
+}
+
+/// Row partition with nearly equal masked groups per block, for the rows of a host CSR plan that
+/// sums each row in masked SIMD groups of `group` entries (detail::masked_dot): a row of len
+/// entries costs ceil(len / group) groups and one more for its reduction and store, whatever
+/// those entries, so a block of equal entries can hold many times the work of another where
+/// short rows cluster (docs/selection.md, "Blocks of masked groups"). Block b starts at the first
+/// row whose cost prefix reaches b * total / num_blocks, rounded down (nnz_partition over that
+/// prefix). The prefix is an exclusive scan over pieces of rows on the host threads.
+/// Output: num_blocks + 1 row indices, partition[0] = 0, partition[num_blocks] = nrows.
+/// @throws InvalidArgument for a group below 1.
+template <class Offset>
+void group_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks, std::int32_t* partition,
+                     std::int64_t group) {
+  if (group < 1) throw InvalidArgument("group_partition: group " + std::to_string(group) + " < 1");
+  // Left uninitialized (no serial fill): the scan writes every entry on the host threads.
+  const std::unique_ptr<std::int64_t[]> cost(new std::int64_t[static_cast<std::size_t>(nrows) + 1]);
+  detail::exclusive_scan<std::int64_t>(
+      "pspmv::group_partition", nrows,
+      [&](std::int64_t i) {
+        return (static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]) + group - 1) / group + 1;
+      },
+      cost.get());
+  nnz_partition(cost.get(), nrows, num_blocks, partition);
 }
 
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in

@@ -650,6 +650,23 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             std::to_string(*o.block_row_weight));
     p.block_row_weight = *o.block_row_weight;
   }
+  // Rows in masked groups cost groups, not entries: their blocks balance groups
+  // (docs/selection.md, "Blocks of masked groups").
+  const bool group_rows = !sell && c.schedule == Schedule::nnz_balanced && p.masked_rows;
+  if (o.block_groups && *o.block_groups) {
+    if (!group_rows)
+      throw InvalidArgument("AnalyzeOptions::block_groups balances the masked row groups of a CSR thread_per_row "
+                            "plan's nnz_balanced blocks on a host build with masked rows; this plan is " +
+                            to_string(c.format) + " " + to_string(c.mapping) + " under " + to_string(c.schedule) +
+                            (p.masked_rows ? "" : " without masked rows"));
+    if (o.block_row_weight)
+      throw InvalidArgument("AnalyzeOptions::block_groups and block_row_weight are two costs of a block; set one");
+  }
+  p.block_groups = group_rows && !o.block_row_weight && o.block_groups.value_or(true);
+  if (p.block_groups)
+    c.reason.add(Decision::schedule, "rows in masked groups of " + std::to_string(host_masked_group) +
+                                         ": blocks of nearly equal groups (a row ceil(len / " +
+                                         std::to_string(host_masked_group) + ") + 1), not of entries");
   if (c.schedule == Schedule::nnz_balanced && team) p.league_size = p.num_blocks;
   if (team)
     p.team_size =
