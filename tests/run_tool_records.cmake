@@ -201,6 +201,25 @@ if(rc EQUAL 0 OR NOT err MATCHES "--min-sample-ms")
   message(FATAL_ERROR "bench --min-sample-ms -1 gave exit ${rc}:\n${err}")
 endif()
 
+# The variants and plans of a bench record file, two lists in the records' order.
+function(bench_variants file variants_var plans_var)
+  file(READ "${file}" json)
+  string(JSON n LENGTH "${json}" records)
+  set(variants "")
+  set(plans "")
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON variant GET "${json}" records ${i} variant)
+      string(JSON plan GET "${json}" records ${i} plan)
+      list(APPEND variants "${variant}")
+      list(APPEND plans "${plan}")
+    endforeach()
+  endif()
+  set(${variants_var} "${variants}" PARENT_SCOPE)
+  set(${plans_var} "${plans}" PARENT_SCOPE)
+endfunction()
+
 # --row-weight: each CSR nnz_balanced variant once per weight, its plan naming the weight
 # (describe(): " row_weight=W" where W > 0); other variants once.
 execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
@@ -210,21 +229,16 @@ execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precisi
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "bench --row-weight exited ${rc}:\n${err}")
 endif()
-file(READ "${WORK}/weights.json" json)
-string(JSON n LENGTH "${json}" records)
-math(EXPR last "${n} - 1")
-set(seen "")
-foreach(i RANGE ${last})
-  string(JSON variant GET "${json}" records ${i} variant)
-  string(JSON plan GET "${json}" records ${i} plan)
+bench_variants("${WORK}/weights.json" variants plans)
+foreach(variant plan IN ZIP_LISTS variants plans)
   if(variant STREQUAL "csr thread_per_row/nnz_balanced row_weight=8" AND NOT plan MATCHES " row_weight=8")
     message(FATAL_ERROR "bench --row-weight 8: plan '${plan}' does not name the weight")
   endif()
   if(variant STREQUAL "csr thread_per_row/nnz_balanced row_weight=0" AND plan MATCHES "row_weight")
     message(FATAL_ERROR "bench --row-weight 0: plan '${plan}' names a weight")
   endif()
-  list(APPEND seen "${variant}")
 endforeach()
+set(seen ${variants})
 list(SORT seen)
 set(want "csr thread_per_row/nnz_balanced row_weight=0;csr thread_per_row/nnz_balanced row_weight=8;csr thread_per_row/static_chunks")
 if(NOT seen STREQUAL want)
@@ -234,4 +248,43 @@ execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --row-weight -1
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "--row-weight")
   message(FATAL_ERROR "bench --row-weight -1 gave exit ${rc}:\n${err}")
+endif()
+
+# --blocks: each CSR thread_per_row nnz_balanced variant once per block cost (then, in blocks of
+# entries, once per row weight), the plan naming group_blocks for groups alone; a team's variants
+# once per weight. A host space without masked rows refuses groups, naming the option.
+execute_process(COMMAND "${TOOL}" --version OUTPUT_VARIABLE version)
+if(version MATCHES "CSR rows in masked")
+  execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr
+                          --mapping thread_per_row,team_per_row --schedule nnz_balanced --blocks groups,entries
+                          --row-weight 0,8 --no-peers --no-auto --reps 2 --warmups 1 --json "${WORK}/blocks.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "bench --blocks exited ${rc}:\n${err}")
+  endif()
+  bench_variants("${WORK}/blocks.json" variants plans)
+  foreach(variant plan IN ZIP_LISTS variants plans)
+    if(variant MATCHES "blocks=groups" AND NOT plan MATCHES " group_blocks")
+      message(FATAL_ERROR "bench --blocks groups: plan '${plan}' does not name group_blocks")
+    endif()
+    if(NOT variant MATCHES "blocks=groups" AND plan MATCHES "group_blocks")
+      message(FATAL_ERROR "bench --blocks: variant '${variant}' runs plan '${plan}' in blocks of groups")
+    endif()
+  endforeach()
+  set(seen ${variants})
+  list(SORT seen)
+  set(want "csr team_per_row/nnz_balanced row_weight=0" "csr team_per_row/nnz_balanced row_weight=8"
+           "csr thread_per_row/nnz_balanced blocks=entries row_weight=0"
+           "csr thread_per_row/nnz_balanced blocks=entries row_weight=8"
+           "csr thread_per_row/nnz_balanced blocks=groups")
+  if(NOT seen STREQUAL want)
+    message(FATAL_ERROR "bench --blocks groups,entries --row-weight 0,8: variants '${seen}', want '${want}'")
+  endif()
+else()
+  execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --format csr --mapping thread_per_row
+                          --schedule nnz_balanced --blocks groups --no-peers --no-auto --reps 2 --warmups 1
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "--blocks groups")
+    message(FATAL_ERROR "bench --blocks groups without masked rows gave exit ${rc}:\n${err}")
+  endif()
 endif()

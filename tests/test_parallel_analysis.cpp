@@ -363,6 +363,36 @@ TEST(ParallelAnalysis, NnzPartitionMatchesBinarySearch) {
   }
 }
 
+// Blocks of masked groups over several pieces of rows (the scan's pieces combined), 32- and 64-bit
+// offsets, more blocks than rows: each boundary the first row whose serial cost prefix (a row
+// ceil(len / 8) + 1) reaches b x total / blocks.
+template <class Offset>
+void expect_group_blocks(const pspmv::HostCsr<double, Offset>& A, const std::int64_t nb) {
+  std::vector<std::int64_t> cost(static_cast<std::size_t>(A.nrows) + 1, 0);
+  for (std::int32_t i = 0; i < A.nrows; ++i)
+    cost[i + 1] = cost[i] + (static_cast<std::int64_t>(A.row_ptr(i + 1) - A.row_ptr(i)) + 7) / 8 + 1;
+  std::vector<std::int32_t> part(static_cast<std::size_t>(nb) + 1);
+  pspmv::group_partition(A.row_ptr.data(), A.nrows, nb, part.data(), 8);
+  EXPECT_EQ(part[0], 0);
+  EXPECT_EQ(part[nb], A.nrows);
+  for (std::int64_t b = 1; b < nb; ++b) {
+    const auto target = static_cast<std::int64_t>(static_cast<long double>(cost.back()) * b / nb);
+    const auto first = std::lower_bound(cost.begin(), cost.end() - 1, target) - cost.begin();
+    EXPECT_EQ(part[b], first) << A.nrows << " rows, " << nb << " blocks, block " << b;
+  }
+}
+
+TEST(ParallelAnalysis, GroupPartitionMatchesTheSerialPrefix) {
+  const auto A = irregular<double, std::int32_t>(200001, 3000, 13);
+  const auto B = irregular<double, std::int64_t>(140000, 500, 17);
+  for (const std::int64_t nb : {1, 2, 3, 16, 1000}) {
+    expect_group_blocks(A, nb);
+    expect_group_blocks(B, nb);
+  }
+  const auto few = irregular<double, std::int64_t>(10, 40, 3);
+  expect_group_blocks(few, 64);  // more blocks than rows: empty blocks
+}
+
 TEST(ParallelAnalysis, SellMatchesTheSerialDefinitionBitForBit) {
   const auto A = irregular<double, std::int64_t>(70001, 4000, 5);
   for (const int C : {4, 8, 16, 32, 64})

@@ -53,19 +53,27 @@ TEST(NnzPartition, RowWeightBalancesEntriesAndRows) {
   EXPECT_THROW(pspmv::nnz_partition(rp.data(), nrows, nb, weighed.data(), -1), pspmv::InvalidArgument);
 }
 
-// The partition a plan stores is the weighted one of its choice, on its own storage and on
-// storage shared with a plan of another weight (as analyze(space, A, options, like) shares it);
-// a weight steers an automatic format and schedule to CSR nnz_balanced, and such a plan
-// multiplies correctly.
-TEST(NnzPartition, PlansStoreTheirWeightedBlocks) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  const auto A = from_rows<double, std::int32_t>(3300, 3300, [](std::int32_t i) {
+// 300 rows of 40 entries, then 3,000 rows of one: blocks of entries, of entries and rows, and of
+// masked groups all differ on it.
+namespace {
+pspmv::HostCsr<double, std::int32_t> long_then_short_rows() {
+  return from_rows<double, std::int32_t>(3300, 3300, [](std::int32_t i) {
     std::vector<std::int32_t> cols;
     for (std::int32_t k = 0; k < (i < 300 ? 40 : 1); ++k) cols.push_back((i * 7 + k * 61) % 3300);
     std::sort(cols.begin(), cols.end());
     cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
     return cols;
   });
+}
+}  // namespace
+
+// The partition a plan stores is the weighted one of its choice, on its own storage and on
+// storage shared with a plan of another weight (as analyze(space, A, options, like) shares it);
+// a weight steers an automatic format and schedule to CSR nnz_balanced, and such a plan
+// multiplies correctly.
+TEST(NnzPartition, PlansStoreTheirWeightedBlocks) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const auto A = long_then_short_rows();
   const auto stored = [](const auto& st) {
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.partition);
     return std::vector<std::int32_t>(h.data(), h.data() + h.extent(0));
@@ -145,21 +153,15 @@ TEST(GroupPartition, BlocksHaveNearlyEqualGroups) {
   EXPECT_THROW(pspmv::group_partition(rp.data(), nrows, 4, groups.data(), 0), pspmv::InvalidArgument);
 }
 
-// A host CSR thread_per_row nnz_balanced plan whose rows go in masked groups stores blocks of
-// groups unless told otherwise (block_groups false: entries; a block_row_weight: entries and
-// rows), on its own storage and on storage shared through `like`; block_groups true is refused
-// where rows do not go in masked groups, with a team mapping, with SELL, and with a row weight;
-// each plan multiplies correctly.
-TEST(GroupPartition, PlansOfMaskedRowsStoreBlocksOfGroups) {
+// A host CSR thread_per_row nnz_balanced plan stores blocks of entries unless asked for blocks of
+// groups (block_groups true, where its rows go in masked groups), on its own storage and on
+// storage shared through `like`; block_groups true steers an automatic format, mapping and
+// schedule, and is refused where rows do not go in masked groups, with a team mapping, with SELL,
+// with a static schedule and with a row weight; each plan multiplies correctly.
+TEST(GroupPartition, PlansStoreBlocksOfGroupsOnRequest) {
   using Exec = Kokkos::DefaultHostExecutionSpace;
   constexpr bool masked = pspmv::ExecTraits<Exec>::masked_rows;
-  const auto A = from_rows<double, std::int32_t>(3300, 3300, [](std::int32_t i) {
-    std::vector<std::int32_t> cols;
-    for (std::int32_t k = 0; k < (i < 300 ? 40 : 1); ++k) cols.push_back((i * 7 + k * 61) % 3300);
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    return cols;
-  });
+  const auto A = long_then_short_rows();
   const auto blocks_of = [](const auto& plan) {
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.blocks());
     return std::vector<std::int32_t>(h.data(), h.data() + h.extent(0));
@@ -174,14 +176,15 @@ TEST(GroupPartition, PlansOfMaskedRowsStoreBlocksOfGroups) {
   o.schedule = pspmv::Schedule::nnz_balanced;
   o.num_blocks = 4;
   const auto plan = pspmv::analyze<Exec>(A, o);
-  EXPECT_EQ(plan.launch().block_groups, masked);
-  EXPECT_EQ(blocks_of(plan), masked ? by_groups : by_entries);
-  EXPECT_EQ(plan.describe().find("group_blocks") != std::string::npos, masked) << plan.describe();
-  EXPECT_EQ(plan.reason().find("blocks of nearly equal groups") != std::string::npos, masked) << plan.reason();
+  EXPECT_FALSE(plan.launch().block_groups);
+  EXPECT_EQ(blocks_of(plan), by_entries);
+  EXPECT_EQ(plan.describe().find("group_blocks"), std::string::npos) << plan.describe();
+  EXPECT_EQ(plan.reason().find("blocks of nearly equal groups"), std::string::npos) << plan.reason();
   check_multiply<Exec>(A, o, 1.5, 0.5, "blocks of the plan's choice");
   pspmv::AnalyzeOptions e = o;
   e.block_groups = false;
   const auto entries = pspmv::analyze(Exec(), A, e, plan);  // shares plan's matrix, its own blocks
+  EXPECT_TRUE(entries.analysis().shares_storage);
   EXPECT_FALSE(entries.launch().block_groups);
   EXPECT_EQ(blocks_of(entries), by_entries);
   check_multiply<Exec>(A, e, -1.0, 0.0, "blocks of entries");
@@ -201,12 +204,24 @@ TEST(GroupPartition, PlansOfMaskedRowsStoreBlocksOfGroups) {
   };
   if (masked) {
     const auto groups = pspmv::analyze(Exec(), A, g, entries);
+    EXPECT_TRUE(groups.analysis().shares_storage);
     EXPECT_TRUE(groups.launch().block_groups);
     EXPECT_EQ(blocks_of(groups), by_groups);
+    EXPECT_NE(groups.describe().find("group_blocks"), std::string::npos) << groups.describe();
+    EXPECT_NE(groups.reason().find("blocks of nearly equal groups"), std::string::npos) << groups.reason();
     check_multiply<Exec>(A, g, 0.5, 2.0, "blocks of groups");
     g.block_row_weight = 8;
     refused(g, "with a row weight");
     g.block_row_weight.reset();
+    // Left to analyze(), format, mapping and schedule follow block_groups.
+    pspmv::AnalyzeOptions steered;
+    steered.block_groups = true;
+    const auto free = pspmv::analyze<Exec>(A, steered);
+    EXPECT_EQ(free.format(), pspmv::Format::csr) << free.reason();
+    EXPECT_EQ(free.mapping(), pspmv::Mapping::thread_per_row) << free.reason();
+    EXPECT_EQ(free.schedule(), pspmv::Schedule::nnz_balanced) << free.reason();
+    EXPECT_TRUE(free.launch().block_groups);
+    EXPECT_NE(free.reason().find("block_groups: nnz_balanced"), std::string::npos) << free.reason();
   } else {
     refused(g, "without masked rows");
   }

@@ -339,6 +339,11 @@ void bench_typed(const Input& in, const BenchOptions& o, std::vector<Record>& ou
     if (opt.schedule && opt.mapping &&
         !pspmv::schedule_runs(*opt.schedule, *opt.mapping, pspmv::ExecTraits<Exec>::is_gpu))
       continue;
+    // --blocks groups: rows in masked groups, which only a host build with them has.
+    if (opt.block_groups.value_or(false) && !pspmv::ExecTraits<Exec>::masked_rows)
+      throw pspmv::InvalidArgument("bench --blocks groups: the " + std::string(Exec().name()) +
+                                   " execution space of this build sums no rows in masked groups (a host build "
+                                   "with AVX-512 gathers has them; use --space host there, or --blocks entries)");
     // --threads: a count applies to a host's parallel thread_per_row launches only.
     if (opt.threads > 0) {
       if (pspmv::ExecTraits<Exec>::is_gpu)

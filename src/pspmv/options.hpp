@@ -50,17 +50,19 @@ struct AnalyzeOptions {
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
   std::optional<std::int64_t> block_row_weight;  ///< nnz_balanced CSR plan: a block's cost is its entries plus
                                          ///< this many per row (1: rows and entries alike, Merrill and
-                                         ///< Garland's merge path); empty: no weight (blocks of entries, or of
-                                         ///< masked groups: block_groups; docs/selection.md, "Blocks of masked
-                                         ///< groups"). Needs a CSR plan under nnz_balanced (an
+                                         ///< Garland's merge path); empty: entries alone (docs/selection.md,
+                                         ///< "Blocks of masked groups", its last paragraph). Needs a CSR plan
+                                         ///< under nnz_balanced (an
                                          ///< automatic format becomes CSR, an automatic schedule
                                          ///< nnz_balanced); at most 2^20
   std::optional<bool> block_groups;      ///< nnz_balanced CSR thread_per_row plan whose rows go in masked SIMD
                                          ///< groups (LaunchParams::masked_rows): true, blocks of nearly equal
-                                         ///< groups (a row ceil(len / 8) + 1; group_partition); false, of
-                                         ///< entries (+ block_row_weight x rows); empty: groups for such a plan
-                                         ///< without block_row_weight (docs/selection.md, "Blocks of masked
-                                         ///< groups"). true needs such a plan, and no block_row_weight
+                                         ///< groups (a row ceil(len / 8) + 1; group_partition); false or empty,
+                                         ///< of entries (+ block_row_weight x rows) (docs/selection.md, "Blocks
+                                         ///< of masked groups"). true steers an automatic format to CSR, mapping to
+                                         ///< thread_per_row and schedule to nnz_balanced; it needs a build with
+                                         ///< masked rows, and no block_row_weight. The plan's several-vector
+                                         ///< multiplies (not in masked groups) run the same blocks
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
                                          ///< 0: every thread of the instance (1 for the serial schedule)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count

@@ -119,31 +119,6 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
                                   static_cast<const void*>(shared->csr.values.data()) ==
                                       static_cast<const void*>(A.values.data()) &&
                                   A.nnz() > 0;
-  if (shared && shared_choice && same_storage(choice, *shared_choice) && !(copy_matrix && shared_holds_input)) {
-    st.csr = shared->csr;
-    st.sell = shared->sell;
-    st.log2_c = shared->log2_c;
-    const auto t0 = clock::now();
-    if (choice.schedule == Schedule::nnz_balanced) {
-      Kokkos::View<std::int32_t*, Kokkos::HostSpace> h("pspmv::partition", static_cast<std::size_t>(p.num_blocks) + 1);
-      if (choice.format == Format::sell) {
-        const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
-        nnz_partition(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()), p.num_blocks, h.data());
-      } else {
-        csr_blocks(A.row_ptr.data(), A.nrows, p, h.data());
-      }
-      st.partition = Kokkos::View<std::int32_t*, memory_space>("pspmv::partition", h.extent(0));
-      Kokkos::deep_copy(space, st.partition, h);
-      space.fence();  // h is released on return
-    }
-    if (phases) {
-      phases->partition = seconds(t0);
-      phases->shares_storage = true;
-      const void* input = resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data();
-      phases->shares_input = choice.format == Format::csr && st.csr.row_ptr.data() == input;
-    }
-    return st;
-  }
   // Rows of a CSR plan by their masked groups or weighed by block_row_weight (csr_blocks); SELL's
   // slices by their entries.
   auto partition_of = [&](const auto* offsets, std::int32_t n) {
@@ -158,6 +133,26 @@ Storage<ExecSpace, Value, Offset> build_storage(const ExecSpace& space, const Ho
     space.fence();  // h is released on return
     ph.partition = seconds(t0);
   };
+  if (shared && shared_choice && same_storage(choice, *shared_choice) && !(copy_matrix && shared_holds_input)) {
+    st.csr = shared->csr;
+    st.sell = shared->sell;
+    st.log2_c = shared->log2_c;
+    if (choice.schedule == Schedule::nnz_balanced) {
+      if (choice.format == Format::sell) {
+        const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.sell.slice_ptr);
+        partition_of(offsets.data(), static_cast<std::int32_t>(st.sell.nslices()));
+      } else {
+        partition_of(A.row_ptr.data(), A.nrows);
+      }
+    }
+    if (phases) {
+      phases->partition = ph.partition;
+      phases->shares_storage = true;
+      const void* input = resident ? static_cast<const void*>(resident->row_ptr.data()) : A.row_ptr.data();
+      phases->shares_input = choice.format == Format::csr && st.csr.row_ptr.data() == input;
+    }
+    return st;
+  }
   constexpr bool device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
   if (device && choice.format == Format::sell) {
     // A GPU: the CSR copied to the device once, SELL built there from that copy, in the order

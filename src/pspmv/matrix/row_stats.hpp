@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -477,15 +476,15 @@ template <class Offset>
 void group_partition(const Offset* row_ptr, std::int32_t nrows, std::int64_t num_blocks, std::int32_t* partition,
                      std::int64_t group) {
   if (group < 1) throw InvalidArgument("group_partition: group " + std::to_string(group) + " < 1");
-  // Left uninitialized (no serial fill): the scan writes every entry on the host threads.
-  const std::unique_ptr<std::int64_t[]> cost(new std::int64_t[static_cast<std::size_t>(nrows) + 1]);
+  // An analysis array (uninitialized, huge pages where large): the scan writes every entry.
+  const auto cost = detail::host_array<std::int64_t>("pspmv::group_partition", std::int64_t{nrows} + 1);
   detail::exclusive_scan<std::int64_t>(
       "pspmv::group_partition", nrows,
       [&](std::int64_t i) {
         return (static_cast<std::int64_t>(row_ptr[i + 1] - row_ptr[i]) + group - 1) / group + 1;
       },
-      cost.get());
-  nnz_partition(cost.get(), nrows, num_blocks, partition);
+      cost.data());
+  nnz_partition(cost.data(), nrows, num_blocks, partition);
 }
 
 /// The facts of a host CSR matrix (any type with nrows, ncols, row_ptr and col_idx Views) in

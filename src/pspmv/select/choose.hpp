@@ -294,8 +294,8 @@ Format choose_format(const ExecSpace& space, const HostCsr<Value, Offset>& A, co
     shape_of();
     return Format::sell;
   }
-  if (o.block_row_weight) {
-    reason.add(Decision::format, "block_row_weight: CSR");
+  if (o.block_row_weight || o.block_groups.value_or(false)) {
+    reason.add(Decision::format, o.block_row_weight ? "block_row_weight: CSR" : "block_groups: CSR");
     return Format::csr;
   }
   if (Traits::prefer_sell && !o.mapping && small_matrix_warp_per_row<Traits>(s, space.concurrency())) {
@@ -397,6 +397,10 @@ Mapping choose_mapping(const Offset* row_ptr, const MatrixFacts& f, const Analyz
     reason.add(Decision::mapping, "mapping forced");
     return *o.mapping;
   }
+  if (o.block_groups.value_or(false)) {
+    reason.add(Decision::mapping, "block_groups: thread_per_row (rows in masked groups)");
+    return Mapping::thread_per_row;
+  }
   if (small_team) {
     reason.add(Decision::mapping, "small matrix: " + std::to_string(s.nrows) + " rows x " +
                               std::to_string(Traits::model_lane_width) + " lanes <= concurrency " +
@@ -441,8 +445,8 @@ Schedule choose_schedule(const RowStats& s, std::int64_t ncols, Mapping mapping,
     reason.add(Decision::schedule, "schedule forced");
     return *o.schedule;
   }
-  if (o.block_row_weight) {
-    reason.add(Decision::schedule, "block_row_weight: nnz_balanced");
+  if (o.block_row_weight || o.block_groups.value_or(false)) {
+    reason.add(Decision::schedule, o.block_row_weight ? "block_row_weight: nnz_balanced" : "block_groups: nnz_balanced");
     return Schedule::nnz_balanced;
   }
   if (Traits::is_gpu) {
@@ -650,19 +654,24 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             std::to_string(*o.block_row_weight));
     p.block_row_weight = *o.block_row_weight;
   }
-  // Rows in masked groups cost groups, not entries: their blocks balance groups
-  // (docs/selection.md, "Blocks of masked groups").
+  // Rows in masked groups cost groups, not entries: blocks of groups on request (AnalyzeOptions::
+  // block_groups; docs/selection.md, "Blocks of masked groups": not yet measured, so not the
+  // default).
   const bool group_rows = !sell && c.schedule == Schedule::nnz_balanced && p.masked_rows;
   if (o.block_groups && *o.block_groups) {
-    if (!group_rows)
-      throw InvalidArgument("AnalyzeOptions::block_groups balances the masked row groups of a CSR thread_per_row "
-                            "plan's nnz_balanced blocks on a host build with masked rows; this plan is " +
-                            to_string(c.format) + " " + to_string(c.mapping) + " under " + to_string(c.schedule) +
-                            (p.masked_rows ? "" : " without masked rows"));
     if (o.block_row_weight)
       throw InvalidArgument("AnalyzeOptions::block_groups and block_row_weight are two costs of a block; set one");
+    if (!Traits::masked_rows)
+      throw InvalidArgument("AnalyzeOptions::block_groups weighs rows summed in masked SIMD groups, which this "
+                            "build does not have on " + std::string(space.name()) +
+                            " (ExecTraits::masked_rows: a host build with AVX-512 gathers); leave it unset");
+    if (!group_rows)
+      throw InvalidArgument("AnalyzeOptions::block_groups weighs the rows of a CSR thread_per_row plan's "
+                            "nnz_balanced blocks; this plan is " + to_string(c.format) + " " +
+                            to_string(c.mapping) + " under " + to_string(c.schedule) +
+                            " (set format csr, mapping thread_per_row and schedule nnz_balanced, or leave it unset)");
   }
-  p.block_groups = group_rows && !o.block_row_weight && o.block_groups.value_or(true);
+  p.block_groups = group_rows && o.block_groups.value_or(false);
   if (p.block_groups)
     c.reason.add(Decision::schedule, "rows in masked groups of " + std::to_string(host_masked_group) +
                                          ": blocks of nearly equal groups (a row ceil(len / " +
