@@ -154,7 +154,7 @@ Command add_bench(CLI::App& app) {
   sub->add_option("--blocks", bo.block_costs,
                   "CSR thread_per_row nnz_balanced blocks: groups (nearly equal masked row groups; a host build "
                   "with masked rows) | entries (nearly equal entries, + --row-weight x rows); several: each such "
-                  "variant once per cost (default: entries)")
+                  "variant once per cost (default: the plan's, groups where rows go in masked groups)")
       ->delimiter(',')
       ->check(CLI::IsMember({"groups", "entries"}));
   sub->add_option("--row-weight", bo.row_weights,

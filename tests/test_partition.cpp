@@ -153,12 +153,13 @@ TEST(GroupPartition, BlocksHaveNearlyEqualGroups) {
   EXPECT_THROW(pspmv::group_partition(rp.data(), nrows, 4, groups.data(), 0), pspmv::InvalidArgument);
 }
 
-// A host CSR thread_per_row nnz_balanced plan stores blocks of entries unless asked for blocks of
-// groups (block_groups true, where its rows go in masked groups), on its own storage and on
-// storage shared through `like`; block_groups true steers an automatic format, mapping and
-// schedule, and is refused where rows do not go in masked groups, with a team mapping, with SELL,
-// with a static schedule and with a row weight; each plan multiplies correctly.
-TEST(GroupPartition, PlansStoreBlocksOfGroupsOnRequest) {
+// A host CSR thread_per_row nnz_balanced plan whose rows go in masked groups stores blocks of
+// groups unless block_groups is false or a row weight is set (blocks of entries), and blocks of
+// entries where its rows do not go in masked groups; on its own storage and on storage shared
+// through `like`. block_groups true steers an automatic format, mapping and schedule, and is
+// refused where rows do not go in masked groups, with a team mapping, with SELL, with a static
+// schedule and with a row weight; each plan multiplies correctly.
+TEST(GroupPartition, PlansStoreBlocksOfGroupsWhereRowsGoInMaskedGroups) {
   using Exec = Kokkos::DefaultHostExecutionSpace;
   constexpr bool masked = pspmv::ExecTraits<Exec>::masked_rows;
   const auto A = long_then_short_rows();
@@ -176,10 +177,10 @@ TEST(GroupPartition, PlansStoreBlocksOfGroupsOnRequest) {
   o.schedule = pspmv::Schedule::nnz_balanced;
   o.num_blocks = 4;
   const auto plan = pspmv::analyze<Exec>(A, o);
-  EXPECT_FALSE(plan.launch().block_groups);
-  EXPECT_EQ(blocks_of(plan), by_entries);
-  EXPECT_EQ(plan.describe().find("group_blocks"), std::string::npos) << plan.describe();
-  EXPECT_EQ(plan.reason().find("blocks of nearly equal groups"), std::string::npos) << plan.reason();
+  EXPECT_EQ(plan.launch().block_groups, masked);
+  EXPECT_EQ(blocks_of(plan), masked ? by_groups : by_entries);
+  EXPECT_EQ(plan.describe().find("group_blocks") != std::string::npos, masked) << plan.describe();
+  EXPECT_EQ(plan.reason().find("blocks of nearly equal groups") != std::string::npos, masked) << plan.reason();
   check_multiply<Exec>(A, o, 1.5, 0.5, "blocks of the plan's choice");
   pspmv::AnalyzeOptions e = o;
   e.block_groups = false;

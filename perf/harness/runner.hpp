@@ -33,7 +33,7 @@ struct BenchOptions {
   std::vector<std::string> compress_modes;  ///< SELL variants once per column mode ("on", "off"); empty: default
   std::vector<std::int64_t> row_weights;    ///< CSR nnz_balanced variants once per block row weight; empty: default
   std::vector<std::string> block_costs;     ///< CSR thread_per_row nnz_balanced variants once per block cost
-                                            ///< ("groups", "entries"); empty: entries
+                                            ///< ("groups", "entries"); empty: the plan's choice
   std::int64_t expected_calls = 1000;   ///< the calls hint given to peers that take one (MKL's mkl_sparse_set_mv_hint)
   /// compare: after the sweep of an input, time pspmv's best variant again beside each peer's
   /// best, interleaved (harness/interleave.hpp), into the peer records' paired_* fields

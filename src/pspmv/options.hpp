@@ -56,13 +56,14 @@ struct AnalyzeOptions {
                                          ///< automatic format becomes CSR, an automatic schedule
                                          ///< nnz_balanced); at most 2^20
   std::optional<bool> block_groups;      ///< nnz_balanced CSR thread_per_row plan whose rows go in masked SIMD
-                                         ///< groups (LaunchParams::masked_rows): true, blocks of nearly equal
-                                         ///< groups (a row ceil(len / 8) + 1; group_partition); false or empty,
-                                         ///< of entries (+ block_row_weight x rows) (docs/selection.md, "Blocks
-                                         ///< of masked groups"). true steers an automatic format to CSR, mapping to
-                                         ///< thread_per_row and schedule to nnz_balanced; it needs a build with
-                                         ///< masked rows, and no block_row_weight. The plan's several-vector
-                                         ///< multiplies (not in masked groups) run the same blocks
+                                         ///< groups (LaunchParams::masked_rows): empty or true, blocks of nearly
+                                         ///< equal groups (a row ceil(len / 8) + 1; group_partition); false, or
+                                         ///< empty beside block_row_weight, of entries (+ block_row_weight x
+                                         ///< rows) (docs/selection.md, "Blocks of masked groups"). true steers
+                                         ///< an automatic format to CSR, mapping to thread_per_row and schedule
+                                         ///< to nnz_balanced; it needs a build with masked rows, and no
+                                         ///< block_row_weight. The plan's several-vector multiplies (not in
+                                         ///< masked groups) run the same blocks
   int threads = 0;                       ///< host: threads that run a multiply (1 to the space's concurrency);
                                          ///< 0: every thread of the instance (1 for the serial schedule)
   bool deterministic = false;            ///< y bit-identical whatever the launch sizes, schedule and thread count

@@ -654,9 +654,8 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             std::to_string(*o.block_row_weight));
     p.block_row_weight = *o.block_row_weight;
   }
-  // Rows in masked groups cost groups, not entries: blocks of groups on request (AnalyzeOptions::
-  // block_groups; docs/selection.md, "Blocks of masked groups": not yet measured, so not the
-  // default).
+  // Rows in masked groups cost groups, not entries: their blocks hold nearly equal groups unless
+  // block_groups is false or a row weight is set (docs/selection.md, "Blocks of masked groups").
   const bool group_rows = !sell && c.schedule == Schedule::nnz_balanced && p.masked_rows;
   if (o.block_groups && *o.block_groups) {
     if (o.block_row_weight)
@@ -671,7 +670,7 @@ PlanChoice choose(const ExecSpace& space, const HostCsr<Value, Offset>& A, const
                             to_string(c.mapping) + " under " + to_string(c.schedule) +
                             " (set format csr, mapping thread_per_row and schedule nnz_balanced, or leave it unset)");
   }
-  p.block_groups = group_rows && o.block_groups.value_or(false);
+  p.block_groups = group_rows && !o.block_row_weight && o.block_groups.value_or(true);
   if (p.block_groups)
     c.reason.add(Decision::schedule, "rows in masked groups of " + std::to_string(host_masked_group) +
                                          ": blocks of nearly equal groups (a row ceil(len / " +
