@@ -159,7 +159,8 @@ Command add_bench(CLI::App& app) {
       ->check(CLI::IsMember({"groups", "entries"}));
   sub->add_option("--row-weight", bo.row_weights,
                   "CSR nnz_balanced blocks: entries a row weighs in them (0: entries alone; 1: the merge path); "
-                  "several: each such variant once per weight (default: 0)")
+                  "a weight means blocks of entries, not of masked groups; several: each such variant once per "
+                  "weight (default: none, the plan's blocks)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   sub->add_option("--unroll-sweep", bo.unroll_sweep,

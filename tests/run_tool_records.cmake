@@ -288,3 +288,22 @@ else()
     message(FATAL_ERROR "bench --blocks groups without masked rows gave exit ${rc}:\n${err}")
   endif()
 endif()
+
+# Without --blocks the plan's own blocks: groups where its rows go in masked groups, else entries.
+execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr
+                        --mapping thread_per_row --schedule nnz_balanced --no-peers --no-auto --reps 2 --warmups 1
+                        --json "${WORK}/blocks-default.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench without --blocks exited ${rc}:\n${err}")
+endif()
+bench_variants("${WORK}/blocks-default.json" variants plans)
+if(NOT variants STREQUAL "csr thread_per_row/nnz_balanced")
+  message(FATAL_ERROR "bench without --blocks: variants '${variants}'")
+endif()
+if(version MATCHES "CSR rows in masked" AND NOT plans MATCHES " group_blocks")
+  message(FATAL_ERROR "bench without --blocks, rows in masked groups: plan '${plans}' does not name group_blocks")
+endif()
+if(NOT version MATCHES "CSR rows in masked" AND plans MATCHES "group_blocks")
+  message(FATAL_ERROR "bench without --blocks, no masked rows: plan '${plans}' names group_blocks")
+endif()

@@ -189,9 +189,16 @@ TEST(GroupPartition, PlansStoreBlocksOfGroupsWhereRowsGoInMaskedGroups) {
   EXPECT_FALSE(entries.launch().block_groups);
   EXPECT_EQ(blocks_of(entries), by_entries);
   check_multiply<Exec>(A, e, -1.0, 0.0, "blocks of entries");
-  pspmv::AnalyzeOptions w = o;
-  w.block_row_weight = 8;
-  EXPECT_FALSE(pspmv::analyze<Exec>(A, w).launch().block_groups);
+  // A row weight, 0 too, keeps blocks of entries (+ weight x rows).
+  for (const std::int64_t weight : {0, 8}) {
+    pspmv::AnalyzeOptions w = o;
+    w.block_row_weight = weight;
+    const auto weighed = pspmv::analyze<Exec>(A, w);
+    EXPECT_FALSE(weighed.launch().block_groups) << "weight " << weight;
+    std::vector<std::int32_t> by_weight(5);
+    pspmv::nnz_partition(A.row_ptr.data(), A.nrows, 4, by_weight.data(), weight);
+    EXPECT_EQ(blocks_of(weighed), by_weight) << "weight " << weight;
+  }
   pspmv::AnalyzeOptions g = o;
   g.block_groups = true;
   // Refused with a message that names the option.

@@ -50,8 +50,10 @@ struct AnalyzeOptions {
   std::int64_t num_blocks = 0;           ///< blocks of the nnz-balanced partition; 0: the threads of a multiply
   std::optional<std::int64_t> block_row_weight;  ///< nnz_balanced CSR plan: a block's cost is its entries plus
                                          ///< this many per row (1: rows and entries alike, Merrill and
-                                         ///< Garland's merge path); empty: entries alone (docs/selection.md,
-                                         ///< "Blocks of masked groups", its last paragraph). Needs a CSR plan
+                                         ///< Garland's merge path); any weight, 0 too, means blocks of entries;
+                                         ///< empty: no row term (blocks of entries, or of masked groups where
+                                         ///< block_groups applies) (docs/selection.md, "Blocks of masked
+                                         ///< groups", its last paragraph). Needs a CSR plan
                                          ///< under nnz_balanced (an
                                          ///< automatic format becomes CSR, an automatic schedule
                                          ///< nnz_balanced); at most 2^20

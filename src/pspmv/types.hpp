@@ -31,7 +31,8 @@ enum class Schedule {
                    ///< until none is left
   nnz_balanced,    ///< one contiguous block of rows per thread/team with nearly equal nnz
                    ///< (+ LaunchParams::block_row_weight x rows), or, for host CSR rows in
-                   ///< masked SIMD groups, nearly equal groups (LaunchParams::block_groups);
+                   ///< masked SIMD groups, nearly equal groups unless block_groups is false or
+                   ///< a row weight is set (LaunchParams::block_groups);
                    ///< computed at analyze time by binary search on row_ptr (or on the groups'
                    ///< prefix)
   work_stealing,   ///< pspmv's own: each thread drains the contiguous range of chunks a static
