@@ -220,16 +220,24 @@ function(bench_variants file variants_var plans_var)
   set(${plans_var} "${plans}" PARENT_SCOPE)
 endfunction()
 
+# Runs `pspmv bench <args> --json WORK/<name>.json`, stopping the test on a failed exit, and reads
+# the records' variants and plans (bench_variants) into `variants` and `plans`.
+function(bench_records name)
+  execute_process(COMMAND "${TOOL}" bench ${ARGN} --json "${WORK}/${name}.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(JOIN " " args ${ARGN})
+    message(FATAL_ERROR "bench ${args} exited ${rc}:\n${err}")
+  endif()
+  bench_variants("${WORK}/${name}.json" v p)
+  set(variants "${v}" PARENT_SCOPE)
+  set(plans "${p}" PARENT_SCOPE)
+endfunction()
+
 # --row-weight: each CSR nnz_balanced variant once per weight, its plan naming the weight
 # (describe(): " row_weight=W" where W > 0); other variants once.
-execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
-                        --schedule static_chunks,nnz_balanced --row-weight 0,8 --no-peers --no-auto --reps 2 --warmups 1
-                        --json "${WORK}/weights.json"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "bench --row-weight exited ${rc}:\n${err}")
-endif()
-bench_variants("${WORK}/weights.json" variants plans)
+bench_records(weights --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
+              --schedule static_chunks,nnz_balanced --row-weight 0,8 --no-peers --no-auto --reps 2 --warmups 1)
 foreach(variant plan IN ZIP_LISTS variants plans)
   if(variant STREQUAL "csr thread_per_row/nnz_balanced row_weight=8" AND NOT plan MATCHES " row_weight=8")
     message(FATAL_ERROR "bench --row-weight 8: plan '${plan}' does not name the weight")
@@ -255,14 +263,9 @@ endif()
 # once per weight. A host space without masked rows refuses groups, naming the option.
 execute_process(COMMAND "${TOOL}" --version OUTPUT_VARIABLE version)
 if(version MATCHES "CSR rows in masked")
-  execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr
-                          --mapping thread_per_row,team_per_row --schedule nnz_balanced --blocks groups,entries
-                          --row-weight 0,8 --no-peers --no-auto --reps 2 --warmups 1 --json "${WORK}/blocks.json"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "bench --blocks exited ${rc}:\n${err}")
-  endif()
-  bench_variants("${WORK}/blocks.json" variants plans)
+  bench_records(blocks --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row,team_per_row
+                --schedule nnz_balanced --blocks groups,entries --row-weight 0,8 --no-peers --no-auto --reps 2
+                --warmups 1)
   foreach(variant plan IN ZIP_LISTS variants plans)
     if(variant MATCHES "blocks=groups" AND NOT plan MATCHES " group_blocks")
       message(FATAL_ERROR "bench --blocks groups: plan '${plan}' does not name group_blocks")
@@ -290,14 +293,8 @@ else()
 endif()
 
 # Without --blocks the plan's own blocks: groups where its rows go in masked groups, else entries.
-execute_process(COMMAND "${TOOL}" bench --gen skewed:4096 --space host --precision f64 --format csr
-                        --mapping thread_per_row --schedule nnz_balanced --no-peers --no-auto --reps 2 --warmups 1
-                        --json "${WORK}/blocks-default.json"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "bench without --blocks exited ${rc}:\n${err}")
-endif()
-bench_variants("${WORK}/blocks-default.json" variants plans)
+bench_records(blocks-default --gen skewed:4096 --space host --precision f64 --format csr --mapping thread_per_row
+              --schedule nnz_balanced --no-peers --no-auto --reps 2 --warmups 1)
 if(NOT variants STREQUAL "csr thread_per_row/nnz_balanced")
   message(FATAL_ERROR "bench without --blocks: variants '${variants}'")
 endif()

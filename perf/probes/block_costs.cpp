@@ -13,6 +13,8 @@
 #include <pspmv/analyze.hpp>
 #include <pspmv/io/matrix_market.hpp>
 
+#include "library_rows.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -36,8 +38,7 @@ double heaviest(const std::vector<std::int64_t>& cost, const std::vector<std::in
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const char* env = std::getenv("PSPMV_MATRICES");
-  const std::string dir = argc > 1 ? argv[1] : env ? env : "../shared/matrices";
+  const std::string dir = probes::matrices_dir(argc, argv);
   const int T = argc > 2 ? std::max(1, std::atoi(argv[2])) : 16;
   std::printf("%d parts; a row costs ceil(len / 8) + 1; the heaviest part over the mean\n", T);
   std::printf("%-16s %8s %8s %12s %18s %17s\n", "matrix", "rows", "nnz", "static rows", "blocks of entries",

@@ -136,8 +136,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const char* env = std::getenv("PSPMV_MATRICES");
-  const std::string dir = argc > 1 ? argv[1] : env ? env : "../shared/matrices";
+  const std::string dir = probes::matrices_dir(argc, argv);
   const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 200;
   const bool large = argc > 3 && std::string(argv[3]) == "large";
   std::printf("%d threads; the plain form's rows below %d entries in the plain loop; masked rows in this build: %s; "

@@ -1,11 +1,13 @@
-// What the probes that link pspmv share: the library's host row sums called outside a plan, and
-// the median of a sample.
+// What the probes that link pspmv share: the library's host row sums called outside a plan, the
+// median of a sample, and the shared matrices' folder.
 #pragma once
 
 #include <pspmv/analyze.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace probes {
@@ -35,6 +37,12 @@ inline void library_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* r
     masked_rows(r0, r1, rp, ci, v, x, y);
   else
     plain_rows(r0, r1, rp, ci, v, x, y);
+}
+
+/// The shared matrices' folder: argv[1], else $PSPMV_MATRICES, else ../shared/matrices.
+inline std::string matrices_dir(int argc, char** argv) {
+  const char* env = std::getenv("PSPMV_MATRICES");
+  return argc > 1 ? argv[1] : env ? env : "../shared/matrices";
 }
 
 inline double median(std::vector<double> v) {

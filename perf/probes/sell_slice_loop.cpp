@@ -22,6 +22,8 @@
 #include <pspmv/io/generators.hpp>
 #include <pspmv/io/matrix_market.hpp>
 
+#include "library_rows.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -88,8 +90,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const char* env = std::getenv("PSPMV_MATRICES");
-  const std::string dir = argc > 1 ? argv[1] : env ? env : "../shared/matrices";
+  const std::string dir = probes::matrices_dir(argc, argv);
   const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 30;
   std::vector<std::pair<std::string, Csr>> inputs;
   inputs.emplace_back("tile:hep-th:1000",
