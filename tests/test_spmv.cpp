@@ -3,6 +3,7 @@
 // matrices, the BLAS alpha/beta semantics, the run-time schedules' queues and the unrolled
 // gathers.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -515,7 +516,8 @@ namespace {
 /// detail::masked_dot against a long-double sum on every row length from 0 to 40 and at every
 /// offset of the row within its group of 8, the row followed in its arrays by entries that a lane
 /// past its end must not read: a value that is NaN and a column far outside x (a gather of it
-/// would read beyond x's allocation).
+/// would read beyond x's allocation). In a build with masked rows, also against the sum in the
+/// order the form promises, bit for bit.
 template <class V, class MV>
 void expect_masked_sums_match(const double tol) {
   std::mt19937_64 rng(13);
@@ -536,6 +538,16 @@ void expect_masked_sums_match(const double tol) {
       }
       const V got = pspmv::detail::masked_dot<16, V>(values.data(), cols.data(), x.data(), begin, end);
       EXPECT_LE(std::abs(static_cast<long double>(got) - ref), tol * (mag + 1)) << "length " << len << " at " << begin;
+#if PSPMV_HOST_MASKED_ROWS
+      // The order of the additions, bit for bit: entry k a fused multiply-add into lane
+      // (k - begin) % 8, whole groups and the masked last one alike, then lanes i and i + 4 added,
+      // then those sums j and j + 2, then the two.
+      V lane[8] = {};
+      for (std::int64_t k = begin; k < end; ++k)
+        lane[(k - begin) % 8] = std::fma(static_cast<V>(values[k]), x[cols[k]], lane[(k - begin) % 8]);
+      const V q0 = lane[0] + lane[4], q1 = lane[1] + lane[5], q2 = lane[2] + lane[6], q3 = lane[3] + lane[7];
+      EXPECT_EQ(got, (q0 + q2) + (q1 + q3)) << "length " << len << " at " << begin;
+#endif
     }
 }
 

@@ -3,8 +3,8 @@
 // `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` on rows shorter than
 // ExecTraits::simd_row_min, an OpenMP SIMD reduction on longer ones. detail::masked_dot, the
 // "masked" form (the plans of a build with ExecTraits::masked_rows): every row 8 entries at a
-// time in the lanes of one SIMD register, its last group under a mask, so that rows of 1 to 8
-// entries take the same branches. Three ways: the plan's multiply(), and the two row forms
+// time in the lanes of one SIMD register, its whole groups and then its last 1-7 entries under a
+// mask, so that rows of 1 to 7 entries take the same branches. Three ways: the plan's multiply(), and the two row forms
 // called in a loop outside the plan. "masked/plain" compares the two forms alone; "plan/masked"
 // the plan's multiply with its own form outside it (the plan's fixed cost per call, its checks
 // and launch, and where each loop was compiled). Each input runs a CSR thread_per_row plan with
@@ -127,7 +127,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
     }
   const double us[3] = {median(t[0]) * 1e6, median(t[1]) * 1e6, median(t[2]) * 1e6};
   std::printf("%-20s %10lld %6.2f %-7s %3d %10.2f %10.2f %10.2f %12.3f %11.3f\n", name.c_str(),
-              static_cast<long long>(A.nnz()), A.nrows > 0 ? static_cast<double>(A.nnz()) / A.nrows : 0.0,
+              static_cast<long long>(A.nnz()), probes::mean_row(A),
               serial ? "serial" : "static", nt, us[0], us[1], us[2], us[2] / us[1], us[0] / us[2]);
   return 0;
 }
@@ -137,7 +137,7 @@ int probe(const std::string& name, const Csr& A, int rounds) {
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   const std::string dir = probes::matrices_dir(argc, argv);
-  const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 200;
+  const int rounds = probes::rounds_arg(argc, argv, 2, 200);
   const bool large = argc > 3 && std::string(argv[3]) == "large";
   std::printf("%d threads; the plain form's rows below %d entries in the plain loop; masked rows in this build: %s; "
               "medians in us\n",
@@ -150,13 +150,7 @@ int main(int argc, char** argv) {
     bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
   if (large) {
     const int r = std::min(rounds, 15);
-    const auto tile = [&](const char* file, int copies) {
-      return pspmv::generate_tiled<double, std::int64_t>(
-          pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + file + ".mtx"), copies);
-    };
-    bad |= probe("tile:hep-th:600", tile("hep-th", 600), r);
-    bad |= probe("tile:bayer10:200", tile("bayer10", 200), r);
-    bad |= probe("tile:rajat01:500", tile("rajat01", 500), r);
+    for (const auto& [name, A] : probes::large_tiles(dir)) bad |= probe(name, A, r);
     bad |= probe("random:2000000:8", pspmv::generate_random<double, std::int64_t>(2000000, 2000000, 8.0), r);
   }
   return bad;

@@ -203,7 +203,7 @@ int probe_serial(const std::string& name, const Csr& A, int rounds) {
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   const std::string dir = probes::matrices_dir(argc, argv);
-  const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 200;
+  const int rounds = probes::rounds_arg(argc, argv, 2, 200);
   std::printf("%d threads; medians in us\n%-20s %8s %3s %8s %8s %8s %8s %8s %8s %8s\n", omp_get_max_threads(), "input",
               "nnz", "thr", "plan", "made", "fresh", "filled", "functor", "rows", "empty");
   int bad = 0;

@@ -1,13 +1,17 @@
 // What the probes that link pspmv share: the library's host row sums called outside a plan, the
-// median of a sample, and the shared matrices' folder.
+// median of a sample, the shared matrices' folder, the rounds argument, and the tiles of shared
+// matrices that the row-form probes time.
 #pragma once
 
 #include <pspmv/analyze.hpp>
+#include <pspmv/io/generators.hpp>
+#include <pspmv/io/matrix_market.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace probes {
@@ -43,6 +47,25 @@ inline void library_rows(std::int32_t r0, std::int32_t r1, const std::int64_t* r
 inline std::string matrices_dir(int argc, char** argv) {
   const char* env = std::getenv("PSPMV_MATRICES");
   return argc > 1 ? argv[1] : env ? env : "../shared/matrices";
+}
+
+/// argv[index] as a count of rounds (at least 1), else `fallback`.
+inline int rounds_arg(int argc, char** argv, int index, int fallback) {
+  return argc > index ? std::max(1, std::atoi(argv[index])) : fallback;
+}
+
+/// Entries a row on average (0 for a matrix without rows).
+inline double mean_row(const Csr& A) { return A.nrows > 0 ? static_cast<double>(A.nnz()) / A.nrows : 0.0; }
+
+/// Block-diagonal tiles of three shared matrices (dir holds them), 19-22M entries each, the
+/// sizes of the host evaluation set: hep-th x600, bayer10 x200, rajat01 x500.
+inline std::vector<std::pair<std::string, Csr>> large_tiles(const std::string& dir) {
+  std::vector<std::pair<std::string, Csr>> out;
+  for (const auto& [file, copies] : {std::pair{"hep-th", 600}, std::pair{"bayer10", 200}, std::pair{"rajat01", 500}})
+    out.emplace_back(std::string("tile:") + file + ":" + std::to_string(copies),
+                     pspmv::generate_tiled<double, std::int64_t>(
+                         pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + file + ".mtx"), copies));
+  return out;
 }
 
 inline double median(std::vector<double> v) {

@@ -141,13 +141,33 @@ KOKKOS_FORCEINLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_
   }
 }
 
+#if PSPMV_HOST_MASKED_ROWS
+/// An all-ones mask of 8 lanes that the compiler cannot see through, for the gathers of a row's
+/// whole groups. A gather under a mask merges into its destination register; GCC 12 compiles one
+/// under a mask it knows is all ones as a merge into the register the previous group's gather
+/// wrote, so each gather of a row waits for the one before. Under this mask the compiler gives
+/// each gather the zero register it is passed (a register copy the core removes), and the gathers
+/// of a row overlap. On the 2-core Xeon, in the plan's launch: rows of bayer10 in whole groups
+/// without it took 1.12x the time of one loop of masked groups, and 0.89-0.92x with it
+/// (perf/results/cpu-2core-xeon.md, "Host CSR rows: whole groups and a masked tail").
+KOKKOS_FORCEINLINE_FUNCTION __mmask8 opaque_full_mask() {
+  __mmask8 m = 0xFF;
+  asm("" : "+k"(m));
+  return m;
+}
+#endif
+
 /// sum over k in [begin, end) of values[k] * x[col_idx[k]] on a host thread, 8 entries at a time
-/// in the lanes of one SIMD register: entry k goes to lane (k - begin) % 8, the row's last group
-/// under a mask (lanes past the row's end load nothing: no value, no column, no x), and the 8
-/// lanes are added up at the end in a fixed order. Rows of 1 to 8 entries all take one step
-/// through the same branches, so on short rows no branch depends on each row's length, and the
-/// core runs ahead across rows and overlaps their gathers. Double, float (8 a step), and float
-/// values with double vectors; the order of the additions is fixed by the row's length, so two
+/// in the lanes of one SIMD register: entry k goes to lane (k - begin) % 8; the row's whole
+/// groups of 8 with plain loads, its last 1-7 entries in one group under a mask (lanes past the
+/// row's end load nothing: no value, no column, no x), and the 8 lanes are added up at the end in
+/// a fixed order. Rows of 1 to 7 entries all take one step through the same branches, so on short
+/// rows no branch depends on each row's length, and the core runs ahead across rows and overlaps
+/// their gathers. A loop of whole groups and one masked step rather than one loop that masks
+/// every group: in the plan's launch on the 2-core Xeon the first took 0.84-0.99x the second's
+/// time on the shared matrices of parallel plans and 0.92-1.04x on tiles of 19-22M entries (the
+/// same section). Double, float (8 a step), and float values with double vectors; the order of the
+/// additions is fixed by the row's length (the same as one loop of masked groups), so two
 /// multiplies of a plan give the same y. Forced inline, as simd_dot. Without
 /// PSPMV_HOST_MASKED_ROWS (no AVX-512, a CUDA compilation) it is simd_dot, and no plan asks for
 /// it (ExecTraits::masked_rows is false).
@@ -156,13 +176,21 @@ KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::in
                                              const std::int64_t begin, const std::int64_t end) {
 #if PSPMV_HOST_MASKED_ROWS
   constexpr std::int64_t W = host_masked_group;
-  const auto mask_of = [end](const std::int64_t k) {
-    return static_cast<__mmask8>(end - k >= W ? 0xFF : (1u << (end - k)) - 1u);
-  };
+  const __mmask8 full = opaque_full_mask();
+  std::int64_t k = begin;
   if constexpr (std::is_same<Value, double>::value) {
     __m512d acc = _mm512_setzero_pd();
-    for (std::int64_t k = begin; k < end; k += W) {
-      const __mmask8 m = mask_of(k);
+    for (; end - k >= W; k += W) {
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col_idx + k));
+      __m512d v;
+      if constexpr (std::is_same<MValue, float>::value)
+        v = _mm512_maskz_cvtps_pd(full, _mm256_loadu_ps(values + k));  // GCC 12 warns on the unmasked form
+      else
+        v = _mm512_loadu_pd(values + k);
+      acc = _mm512_fmadd_pd(v, _mm512_mask_i32gather_pd(_mm512_setzero_pd(), full, c, x, 8), acc);
+    }
+    if (k < end) {
+      const __mmask8 m = static_cast<__mmask8>((1u << (end - k)) - 1u);
       const __m256i c = _mm256_maskz_loadu_epi32(m, col_idx + k);
       __m512d v;
       if constexpr (std::is_same<MValue, float>::value)
@@ -179,8 +207,13 @@ KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::in
     return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
   } else if constexpr (std::is_same<Value, float>::value && std::is_same<MValue, float>::value) {
     __m256 acc = _mm256_setzero_ps();
-    for (std::int64_t k = begin; k < end; k += W) {
-      const __mmask8 m = mask_of(k);
+    for (; end - k >= W; k += W) {
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col_idx + k));
+      acc = _mm256_fmadd_ps(_mm256_loadu_ps(values + k), _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), full, c, x, 4),
+                            acc);
+    }
+    if (k < end) {
+      const __mmask8 m = static_cast<__mmask8>((1u << (end - k)) - 1u);
       const __m256i c = _mm256_maskz_loadu_epi32(m, col_idx + k);
       acc = _mm256_fmadd_ps(_mm256_maskz_loadu_ps(m, values + k),
                             _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), m, c, x, 4), acc);
@@ -189,6 +222,7 @@ KOKKOS_FORCEINLINE_FUNCTION Value masked_dot(const MValue* values, const std::in
     h = _mm_add_ps(h, _mm_movehl_ps(h, h));
     return _mm_cvtss_f32(_mm_add_ss(h, _mm_movehdup_ps(h)));
   } else {
+    (void)full, (void)k;
     return simd_dot<MinSimd, true, Value>(values, col_idx, x, begin, end);
   }
 #else
