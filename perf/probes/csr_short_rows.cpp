@@ -14,9 +14,9 @@
 // does). Before any timing each way runs once and is checked against y in long double (within
 // 1e-12 of the row's sum of |a x|); after the timing the plan and its own form outside it must
 // give y bit for bit alike.
-// Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows
-//   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads \
-//     build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
+// Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows, run as
+//   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads
+//   build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;
 // the 12 of them with fewer than 16 entries a row on average are read. With `large`, tiles of
 // hep-th (x600), bayer10 (x200) and rajat01 (x500) and random:2000000:8 follow (16-22M entries,
@@ -136,9 +136,8 @@ int probe(const std::string& name, const Csr& A, int rounds) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const std::string dir = probes::matrices_dir(argc, argv);
-  const int rounds = probes::rounds_arg(argc, argv, 2, 200);
-  const bool large = argc > 3 && std::string(argv[3]) == "large";
+  const probes::Args args(argc, argv, 200);
+  const bool large = args.word == "large";
   std::printf("%d threads; the plain form's rows below %d entries in the plain loop; masked rows in this build: %s; "
               "medians in us\n",
               omp_get_max_threads(), min_simd, pspmv::ExecTraits<Exec>::masked_rows ? "yes" : "no");
@@ -147,10 +146,10 @@ int main(int argc, char** argv) {
   int bad = 0;
   for (const char* m : {"karate", "west0067_jumbled", "494_bus", "Erdos971", "lp_e226", "jagmesh7", "bcspwr10",
                         "cryg2500", "bcsstk21", "zenios", "adder_dcop_05", "watt_2"})
-    bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
+    bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(args.dir + "/" + m + ".mtx"), args.rounds);
   if (large) {
-    const int r = std::min(rounds, 15);
-    for (const auto& [name, A] : probes::large_tiles(dir)) bad |= probe(name, A, r);
+    const int r = std::min(args.rounds, 15);
+    for (const auto& [name, A] : probes::large_tiles(args.dir)) bad |= probe(name, A, r);
     bad |= probe("random:2000000:8", pspmv::generate_random<double, std::int64_t>(2000000, 2000000, 8.0), r);
   }
   return bad;

@@ -18,9 +18,9 @@
 // functor filled once, and the raw rows on the calling thread. Every way's y is compared with the
 // plan's, bit for bit, before the timing (exit 1 on a difference; with these matrices and x the
 // sums are exact, so it checks that every row was computed, not the order of the additions).
-// Built on request: cmake --build --preset openmp --target pspmv_probe_launch_cost
-//   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads \
-//     build/openmp/perf/pspmv_probe_launch_cost [MATRICES_DIR] [ROUNDS] [serial]
+// Built on request: cmake --build --preset openmp --target pspmv_probe_launch_cost, run as
+//   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads
+//   build/openmp/perf/pspmv_probe_launch_cost [MATRICES_DIR] [ROUNDS] [serial]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;
 // ROUNDS (default 200) rounds after one untimed round; `serial`: the serial part alone.
 #include <pspmv/analyze.hpp>
@@ -202,16 +202,16 @@ int probe_serial(const std::string& name, const Csr& A, int rounds) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const std::string dir = probes::matrices_dir(argc, argv);
-  const int rounds = probes::rounds_arg(argc, argv, 2, 200);
+  const probes::Args args(argc, argv, 200);
   std::printf("%d threads; medians in us\n%-20s %8s %3s %8s %8s %8s %8s %8s %8s %8s\n", omp_get_max_threads(), "input",
               "nnz", "thr", "plan", "made", "fresh", "filled", "functor", "rows", "empty");
   int bad = 0;
-  const bool serial_only = argc > 3 && std::string(argv[3]) == "serial";
+  const bool serial_only = args.word == "serial";
   for (const char* m : {"karate", "494_bus", "jagmesh7", "bcspwr10", "cryg2500", "bcsstk21", "adder_dcop_05", "watt_2"})
-    if (!serial_only) bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
+    if (!serial_only)
+      bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(args.dir + "/" + m + ".mtx"), args.rounds);
   std::printf("serial schedule: plan, run_serial with a functor filled once (in 'filled'), raw rows (in 'rows')\n");
   for (const char* m : {"karate", "west0067_jumbled", "494_bus", "Erdos971", "lp_e226"})
-    bad |= probe_serial(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
+    bad |= probe_serial(m, pspmv::read_matrix_market<double, std::int64_t>(args.dir + "/" + m + ".mtx"), args.rounds);
   return bad;
 }

@@ -54,6 +54,19 @@ inline int rounds_arg(int argc, char** argv, int index, int fallback) {
   return argc > index ? std::max(1, std::atoi(argv[index])) : fallback;
 }
 
+/// A probe's arguments [MATRICES_DIR] [ROUNDS] [WORD]: the shared matrices' folder
+/// (matrices_dir), the rounds (argv[2], at least 1, else `default_rounds`) and the word after
+/// them (argv[3], else empty).
+struct Args {
+  Args(int argc, char** argv, int default_rounds)
+      : dir(matrices_dir(argc, argv)),
+        rounds(rounds_arg(argc, argv, 2, default_rounds)),
+        word(argc > 3 ? argv[3] : "") {}
+  std::string dir;
+  int rounds;
+  std::string word;
+};
+
 /// Entries a row on average (0 for a matrix without rows).
 inline double mean_row(const Csr& A) { return A.nrows > 0 ? static_cast<double>(A.nnz()) / A.nrows : 0.0; }
 

@@ -186,18 +186,16 @@ int probe(const std::string& name, const Csr& A, const int rounds) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const std::string dir = probes::matrices_dir(argc, argv);
-  const int rounds = probes::rounds_arg(argc, argv, 2, 200);
-  const bool large = argc > 3 && std::string(argv[3]) == "large";
+  const probes::Args args(argc, argv, 200);
   std::printf("%d threads, static rows, double; medians in us; ratios over \"one\"\n", omp_get_max_threads());
   std::printf("%-18s %10s %6s %11s %11s %11s %11s %9s %9s %9s\n", "input", "nnz", "mean", "plan", "one", "merging",
               "opaque", "plan/one", "merg/one", "opaq/one");
   int bad = 0;
   for (const char* m : {"jagmesh7", "bcspwr10", "cryg2500", "bcsstk21", "zenios", "adder_dcop_05", "watt_2", "hep-th",
                         "rajat01", "bcsstk13", "bayer10"})
-    bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(dir + "/" + m + ".mtx"), rounds);
-  if (large)
-    for (const auto& [name, A] : probes::large_tiles(dir)) bad |= probe(name, A, std::min(rounds, 25));
+    bad |= probe(m, pspmv::read_matrix_market<double, std::int64_t>(args.dir + "/" + m + ".mtx"), args.rounds);
+  if (args.word == "large")
+    for (const auto& [name, A] : probes::large_tiles(args.dir)) bad |= probe(name, A, std::min(args.rounds, 25));
   return bad;
 }
 #else

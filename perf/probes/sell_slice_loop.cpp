@@ -53,18 +53,34 @@ using Exec = Kokkos::OpenMP;  // the plans' threads are the plain loop's OpenMP 
 using Csr = pspmv::HostCsr<double, std::int32_t>;
 using Sell = pspmv::SellMatrix<double, Kokkos::HostSpace>;
 
+/// The arrays of a SELL matrix that the loops below walk.
+struct Slices {
+  explicit Slices(const Sell& S)
+      : nslices(S.nslices()), npos(S.npos), sptr(S.slice_ptr.data()), width(S.slice_width.data()),
+        row_len(S.row_len.data()), perm(S.perm.data()), col(S.col_idx.data()), val(S.values.data()) {}
+  std::int64_t nslices;
+  std::int32_t npos;
+  const std::int64_t* sptr;
+  const std::int32_t* width;
+  const std::int32_t* row_len;
+  const std::int32_t* perm;
+  const std::int32_t* col;
+  const double* val;
+};
+
 /// y = A x over the slices of S (height C), as SellSliceColumns computes it, written plainly;
 /// with Simd, the loop over a column's C rows under `omp simd`.
 template <int C, bool Simd>
 void plain_slices(const Sell& S, const double* x, double* y) {
-  const std::int64_t nslices = S.nslices();
-  const std::int32_t npos = S.npos;
-  const std::int64_t* sptr = S.slice_ptr.data();
-  const std::int32_t* width = S.slice_width.data();
-  const std::int32_t* row_len = S.row_len.data();
-  const std::int32_t* perm = S.perm.data();
-  const std::int32_t* col = S.col_idx.data();
-  const double* val = S.values.data();
+  const Slices a(S);
+  const std::int64_t nslices = a.nslices;
+  const std::int32_t npos = a.npos;
+  const std::int64_t* sptr = a.sptr;
+  const std::int32_t* width = a.width;
+  const std::int32_t* row_len = a.row_len;
+  const std::int32_t* perm = a.perm;
+  const std::int32_t* col = a.col;
+  const double* val = a.val;
 #pragma omp parallel for schedule(static)
   for (std::int64_t s = 0; s < nslices; ++s) {
     const std::int64_t first = s * C;
@@ -108,25 +124,18 @@ void plain_slices(const Sell& S, const double* x, double* y) {
 #if PSPMV_HOST_MASKED_ROWS
 /// y = A x over the slices of S (height 8) in AVX-512 registers (the file comment's "registers").
 void register_slices(const Sell& S, const double* x, double* y) {
-  const std::int64_t nslices = S.nslices();
-  const std::int32_t npos = S.npos;
-  const std::int64_t* sptr = S.slice_ptr.data();
-  const std::int32_t* width = S.slice_width.data();
-  const std::int32_t* row_len = S.row_len.data();
-  const std::int32_t* perm = S.perm.data();
-  const std::int32_t* col = S.col_idx.data();
-  const double* val = S.values.data();
+  const Slices a(S);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t s = 0; s < nslices; ++s) {
+  for (std::int64_t s = 0; s < a.nslices; ++s) {
     const std::int64_t first = s * 8;
-    const int rows = static_cast<int>(std::min<std::int64_t>(8, npos - first));
+    const int rows = static_cast<int>(std::min<std::int64_t>(8, a.npos - first));
     const __mmask8 full = pspmv::detail::opaque_full_mask();
-    const __m256i lens = _mm256_maskz_loadu_epi32(static_cast<__mmask8>((1u << rows) - 1u), row_len + first);
-    const std::int32_t w = width[s];
-    const std::int32_t shortest =
-        std::min(w, _mm512_mask_reduce_min_epi32(0xFF, _mm512_castsi256_si512(_mm256_max_epi32(lens, _mm256_setzero_si256()))));
-    const std::int32_t* cs = col + sptr[s];
-    const double* vs = val + sptr[s];
+    const __m256i lens = _mm256_maskz_loadu_epi32(static_cast<__mmask8>((1u << rows) - 1u), a.row_len + first);
+    const std::int32_t w = a.width[s];
+    const __m256i at_least_0 = _mm256_max_epi32(lens, _mm256_setzero_si256());
+    const std::int32_t shortest = std::min(w, _mm512_mask_reduce_min_epi32(0xFF, _mm512_castsi256_si512(at_least_0)));
+    const std::int32_t* cs = a.col + a.sptr[s];
+    const double* vs = a.val + a.sptr[s];
     __m512d acc = _mm512_setzero_pd();
     std::int32_t j = 0;
     for (; j < shortest; ++j) {
@@ -139,9 +148,9 @@ void register_slices(const Sell& S, const double* x, double* y) {
       acc = _mm512_mask3_fmadd_pd(_mm512_loadu_pd(vs + j * 8), _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, c, x, 8),
                                   acc, m);
     }
-    double a[8];
-    _mm512_storeu_pd(a, acc);
-    for (int r = 0; r < rows; ++r) y[perm[first + r]] = a[r];
+    double sums[8];
+    _mm512_storeu_pd(sums, acc);
+    for (int r = 0; r < rows; ++r) y[a.perm[first + r]] = sums[r];
   }
 }
 #endif

@@ -148,7 +148,7 @@ KOKKOS_FORCEINLINE_FUNCTION Value simd_dot(const MValue* values, const Col* col_
 /// wrote, so each gather of a row waits for the one before. Under this mask the compiler gives
 /// each gather the zero register it is passed (a register copy the core removes), and the gathers
 /// of a row overlap. On the 2-core Xeon, in the plan's launch: rows of bayer10 in whole groups
-/// without it took 1.12x the time of one loop of masked groups, and 0.89-0.92x with it
+/// without it took 1.20-1.22x the time of one loop of masked groups, and 0.91-0.93x with it
 /// (perf/results/cpu-2core-xeon.md, "Host CSR rows: whole groups and a masked tail").
 KOKKOS_FORCEINLINE_FUNCTION __mmask8 opaque_full_mask() {
   __mmask8 m = 0xFF;
@@ -165,7 +165,7 @@ KOKKOS_FORCEINLINE_FUNCTION __mmask8 opaque_full_mask() {
 /// rows no branch depends on each row's length, and the core runs ahead across rows and overlaps
 /// their gathers. A loop of whole groups and one masked step rather than one loop that masks
 /// every group: in the plan's launch on the 2-core Xeon the first took 0.84-0.99x the second's
-/// time on the shared matrices of parallel plans and 0.92-1.04x on tiles of 19-22M entries (the
+/// time on the shared matrices of parallel plans and 0.88-0.96x on tiles of 19-22M entries (the
 /// same section). Double, float (8 a step), and float values with double vectors; the order of the
 /// additions is fixed by the row's length (the same as one loop of masked groups), so two
 /// multiplies of a plan give the same y. Forced inline, as simd_dot. Without
