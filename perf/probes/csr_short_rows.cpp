@@ -1,20 +1,20 @@
-// pspmv's two host CSR row sums against each other, in one process. detail::simd_dot, the
-// "plain" form (the plans of a build without ExecTraits::masked_rows): the plain loop
+// pspmv's two host CSR row sums against each other, in one process. detail::simd_dot, the "plain"
+// form (the plans of a build without ExecTraits::masked_rows): the plain loop
 // `for (k = begin; k < end; ++k) sum += values[k] * x[col_idx[k]]` on rows shorter than
-// ExecTraits::simd_row_min, an OpenMP SIMD reduction on longer ones. detail::masked_dot, the
-// "masked" form (the plans of a build with ExecTraits::masked_rows): every row 8 entries at a
-// time in the lanes of one SIMD register, its whole groups and then its last 1-7 entries under a
-// mask, so that rows of 1 to 7 entries take the same branches. Three ways: the plan's multiply(), and the two row forms
-// called in a loop outside the plan. "masked/plain" compares the two forms alone; "plan/masked"
-// the plan's multiply with its own form outside it (the plan's fixed cost per call, its checks
-// and launch, and where each loop was compiled). Each input runs a CSR thread_per_row plan with
-// its automatic plan's schedule where that is serial, else static_chunks, on the plan's threads;
-// the loops outside the plan run the same rows on the same threads (serial, or each of the
-// plan's threads its contiguous share inside a region of the whole team, as the plan's launch
-// does). Before any timing each way runs once and is checked against y in long double (within
-// 1e-12 of the row's sum of |a x|); after the timing the plan and its own form outside it must
-// give y bit for bit alike.
-// Built on request, not by default: cmake --build --preset openmp --target pspmv_probe_csr_short_rows, run as
+// ExecTraits::simd_row_min, an OpenMP SIMD reduction on longer ones. detail::masked_dot, the "masked" form (the plans of a build
+// with ExecTraits::masked_rows): every row 8 entries at a time in the lanes of one SIMD register,
+// its whole groups and then its last 1-7 entries under a mask, so that rows of 1 to 7 entries take
+// the same branches. Three ways: the plan's multiply(), and the two row forms called in a loop
+// outside the plan. "masked/plain" compares the two forms alone; "plan/masked" the plan's multiply
+// with its own form outside it (the plan's fixed cost per call, its checks and launch, and where
+// each loop was compiled). Each input runs a CSR thread_per_row plan with its automatic plan's
+// schedule where that is serial, else static_chunks, on the plan's threads; the loops outside the
+// plan run the same rows on the same threads (serial, or each of the plan's threads its contiguous
+// share inside a region of the whole team, as the plan's launch does). Before any timing each way
+// runs once and is checked against y in long double (within 1e-12 of the row's sum of |a x|); after
+// the timing the plan and its own form outside it must give y bit for bit alike.
+// Built on request, not by default (cmake --build --preset openmp --target
+// pspmv_probe_csr_short_rows), run as
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads
 //   build/openmp/perf/pspmv_probe_csr_short_rows [MATRICES_DIR] [ROUNDS] [large]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;

@@ -18,7 +18,7 @@
 // functor filled once, and the raw rows on the calling thread. Every way's y is compared with the
 // plan's, bit for bit, before the timing (exit 1 on a difference; with these matrices and x the
 // sums are exact, so it checks that every row was computed, not the order of the additions).
-// Built on request: cmake --build --preset openmp --target pspmv_probe_launch_cost, run as
+// Built on request (cmake --build --preset openmp --target pspmv_probe_launch_cost), run as
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads
 //   build/openmp/perf/pspmv_probe_launch_cost [MATRICES_DIR] [ROUNDS] [serial]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices;

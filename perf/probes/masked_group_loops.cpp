@@ -13,7 +13,7 @@
 // way's y is compared with the plan's before the timing (exit 1 on a difference). Each sample is
 // a batch of calls of about 4M entries' worth; the rounds rotate which way goes first. Prints
 // medians in microseconds and each way over "one" (below 1: faster).
-// Built on request: cmake --build --preset openmp --target pspmv_probe_masked_group_loops, run as
+// Built on request (cmake --build --preset openmp --target pspmv_probe_masked_group_loops), run as
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=threads
 //   build/openmp/perf/pspmv_probe_masked_group_loops [MATRICES_DIR] [ROUNDS] [large]
 // MATRICES_DIR (default $PSPMV_MATRICES, else ../shared/matrices) holds the shared matrices; the
@@ -200,7 +200,8 @@ int main(int argc, char** argv) {
 }
 #else
 int main() {
-  std::printf("this build sums host CSR rows without masked groups (ExecTraits::masked_rows false): nothing to probe\n");
+  std::printf("this build sums host CSR rows without masked groups (ExecTraits::masked_rows false): "
+              "nothing to probe\n");
   return 0;
 }
 #endif
