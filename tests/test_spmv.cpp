@@ -618,3 +618,172 @@ TEST(HostRowSums, GathersAndPartialSumsMatchTheReference) {
   expect_row_sums_match<float, true>(1e-6);
   expect_row_sums_match<float, false>(1e-6);
 }
+
+namespace {
+/// SellSliceColumns' slice loop at the fixed height C, which is the AVX-512 register form
+/// (register_slice) where detail::register_slices holds, against the same loop with C read at
+/// run time (the generic loops), slice by slice over one SELL matrix: y and the split rows' piece
+/// sums bit for bit. The matrix has empty rows, rows of 1-30 entries, rows longer than the long-row
+/// bound (split into pieces, or left out of the slices with length -1), a last slice of fewer
+/// than C rows, and NaN in every padded value (a padded lane's product must not reach a sum);
+/// with Compressed, slices of 16-bit offsets and wide slices. alpha is not 1, and beta not 0
+/// unless BetaZero (y's old values then never read). The sums are also checked against a
+/// long-double reference. In a build without the register form both sides are the generic loops,
+/// the fixed height's instantiation against the run-time one.
+template <class V, class MV, bool Compressed, bool BetaZero = false>
+void expect_register_slices_match(const int C, const bool split, const bool keep_permuted, const std::int64_t sigma) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  using F = pspmv::detail::SellSliceColumns<Exec, V, BetaZero, Compressed, MV>;
+  const std::int32_t n = 8 * C + 3, ncols = Compressed ? 200000 : 900;
+  const auto A = from_rows<MV, std::int64_t>(n, ncols, [&](std::int32_t i) {
+    std::vector<std::int32_t> c;
+    const std::int32_t len = i % 29 == 7 ? 90 : (i % 23 == 0 ? 0 : 1 + (i * 7) % 30);
+    const std::int32_t base = Compressed ? (i / C) * 1000 : 0, span = Compressed ? 700 : ncols;
+    for (std::int32_t k = 0; k < len; ++k) c.push_back(base + (i * 13 + k * 29) % span);
+    if (Compressed && i % 37 == 3) c.push_back(ncols - 1);  // a wide slice
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  });
+  pspmv::AnalyzeOptions o;
+  o.format = pspmv::Format::sell;
+  o.mapping = pspmv::Mapping::thread_per_row;
+  o.slice_height = C;
+  o.sigma = sigma;
+  o.compress = Compressed;
+  o.sell_long_row = 40;
+  o.sell_long_split = split;
+  o.keep_permuted = keep_permuted;
+  const auto plan = [&] {
+    if constexpr (std::is_same<MV, V>::value) return pspmv::analyze<Exec>(A, o);
+    else return pspmv::analyze_mixed(Exec(), A, o);
+  }();
+  const auto& S = plan.sell();
+  const std::string where = "C=" + std::to_string(C) + " sigma=" + std::to_string(sigma) +
+                            (split ? " split" : " long rows apart") + (keep_permuted ? " keep_permuted" : "");
+  ASSERT_EQ(S.compressed, Compressed) << where;
+  ASSERT_GT(S.long_rows.extent(0), 0u) << where;
+  if (split) ASSERT_GT(S.npieces(), 0) << where;
+  else ASSERT_EQ(S.npieces(), 0) << where;
+  // The values with NaN in every padded slot (a lane past its row's length, or a long row's).
+  Kokkos::View<MV*, Kokkos::HostSpace> values("values", S.values.extent(0));
+  Kokkos::deep_copy(values, S.values);
+  std::int64_t padded = 0;
+  for (std::int64_t s = 0; s < S.nslices(); ++s)
+    for (std::int32_t r = 0; r < C; ++r) {
+      const std::int64_t p = s * C + r;
+      const std::int32_t len = p < S.npos ? S.row_len(p) : 0;
+      for (std::int32_t j = len < 0 ? 0 : len; j < S.slice_width(s); ++j, ++padded)
+        values(S.slice_ptr(s) + static_cast<std::int64_t>(j) * C + r) = std::numeric_limits<MV>::quiet_NaN();
+    }
+  ASSERT_GT(padded, 0) << where;
+  // Some slice has whole columns (every row of it has column 0) and padded ones; compressed: both
+  // narrow and wide slices.
+  std::int64_t whole = 0, narrow = 0, wide = 0;
+  for (std::int64_t s = 0; s < S.nslices(); ++s) {
+    std::int32_t least = S.slice_width(s);
+    for (std::int32_t r = 0; r < C; ++r) {
+      const std::int64_t p = s * C + r;
+      const std::int32_t len = p < S.npos ? S.row_len(p) : 0;
+      least = std::min(least, std::max(len, 0));
+    }
+    whole += least > 0 && least < S.slice_width(s);
+    if (Compressed) {
+      narrow += S.col_base(s) >= 0;
+      wide += S.col_base(s) == pspmv::sell_wide_slice;
+    }
+  }
+  ASSERT_GT(whole, 0) << where;
+  if (Compressed) {
+    ASSERT_GT(narrow, 0) << where;
+    ASSERT_GT(wide, 0) << where;
+  }
+  Kokkos::View<V*, Kokkos::HostSpace> xs("xs", ncols), y0("y0", n);
+  for (std::int32_t j = 0; j < ncols; ++j) xs(j) = static_cast<V>(std::sin(0.37 * j) + 0.01 * (j % 7));
+  for (std::int32_t i = 0; i < n; ++i) y0(i) = static_cast<V>(0.5 - 0.125 * (i % 5));
+  const auto run = [&](auto fixed, Kokkos::View<V*, Kokkos::HostSpace> y, Kokkos::View<V*, Kokkos::HostSpace> partial) {
+    constexpr int Fixed = decltype(fixed)::value;
+    F f;
+    f.slice_ptr = S.slice_ptr;
+    f.row_len = S.row_len;
+    f.perm = S.perm;
+    f.col_idx = S.col_idx;
+    f.values = values;
+    f.col_base = S.col_base;
+    f.off_ptr = S.off_ptr;
+    f.col_off = S.col_off;
+    f.slice_width = S.slice_width;
+    f.x = xs;
+    f.y = y;
+    f.partial = partial;
+    f.alpha = V(-1.5);
+    f.beta = V(0.75);
+    f.nrows = n;
+    f.npos = S.npos;
+    f.nslices = static_cast<std::int32_t>(S.nslices());
+    f.log2_c = C == 8 ? 3 : 4;
+    f.permuted_output = keep_permuted;
+    f.compressed = Compressed;
+    for (std::int32_t s = 0; s < f.nslices; ++s) {
+      if constexpr (Compressed) {
+        const std::int32_t first = S.col_base(s);
+        if (first >= 0)
+          f.template slice_sum_of<Fixed>(s, S.col_off.data() + S.off_ptr(s), xs.data() + first);
+        else if (first == pspmv::sell_diagonal_slice)
+          f.diagonal_sum(s, S.col_idx.data() + S.off_ptr(s));
+        else
+          f.template slice_sum_of<Fixed>(s, S.col_idx.data() + S.off_ptr(s), xs.data());
+      } else {
+        f.template slice_sum_of<Fixed>(s, S.col_idx.data() + S.slice_ptr(s), xs.data());
+      }
+    }
+  };
+  const std::int64_t pieces = S.npieces() > 0 ? S.npieces() : 1;
+  Kokkos::View<V*, Kokkos::HostSpace> yf("yf", n), yr("yr", n), pf("pf", pieces), pr("pr", pieces);
+  Kokkos::deep_copy(yf, y0);
+  Kokkos::deep_copy(yr, y0);
+  if (C == 8) run(std::integral_constant<int, 8>(), yf, pf);
+  else run(std::integral_constant<int, 16>(), yf, pf);
+  run(std::integral_constant<int, 0>(), yr, pr);
+  EXPECT_EQ(std::memcmp(yf.data(), yr.data(), sizeof(V) * n), 0) << where;
+  EXPECT_EQ(std::memcmp(pf.data(), pr.data(), sizeof(V) * pieces), 0) << where;
+  // The rows in the slices (not split, not long), against the reference, in y's order.
+  const double tol = std::is_same<V, float>::value ? 1e-5 : 1e-13;
+  for (std::int32_t p = 0; p < S.npos; ++p) {
+    const std::int32_t i = S.perm(p);
+    if (i >= n || S.row_len(p) < 0) continue;  // a piece of a split row, or a long row
+    long double ref = 0, mag = 0;
+    for (std::int64_t k = A.row_ptr(i); k < A.row_ptr(i + 1); ++k) {
+      ref += static_cast<long double>(V(A.values(k))) * xs(A.col_idx(k));
+      mag += std::abs(static_cast<long double>(V(A.values(k))) * xs(A.col_idx(k)));
+    }
+    const std::int32_t at = keep_permuted ? p : i;
+    const long double want = -1.5L * ref + (BetaZero ? 0.0L : 0.75L * static_cast<long double>(y0(at)));
+    ASSERT_LE(std::abs(static_cast<long double>(yf(at)) - want), tol * (1.5L * mag + 1)) << where << " row " << i;
+  }
+}
+}  // namespace
+
+/// The AVX-512 register form of the ESB slice loop is the generic loop's arithmetic: double and
+/// float (C = 8 and 16: one register), float values under double vectors, 32-bit columns and
+/// compressed ones, split long rows and long rows apart, y in the caller's or the permuted order,
+/// no sorting and sorting across the whole matrix, beta 0 (y unread) and not.
+TEST(HostSlices, RegisterSlicesMatchTheLoopsBitForBit) {
+  for (const std::int64_t sigma : {std::int64_t{1}, std::int64_t{1} << 20})
+    for (const bool compressed : {false, true}) {
+      for (const int shape : {0, 1, 2}) {  // split long rows; long rows apart; apart, y permuted
+        const bool split = shape == 0, keep = shape == 2;
+        if (compressed) {
+          expect_register_slices_match<double, double, true>(8, split, keep, sigma);
+          expect_register_slices_match<float, float, true>(16, split, keep, sigma);
+          expect_register_slices_match<double, float, true>(8, split, keep, sigma);
+        } else {
+          expect_register_slices_match<double, double, false>(8, split, keep, sigma);
+          expect_register_slices_match<float, float, false>(16, split, keep, sigma);
+          expect_register_slices_match<double, float, false>(8, split, keep, sigma);
+        }
+      }
+    }
+  expect_register_slices_match<double, double, false, true>(8, false, false, std::int64_t{1} << 20);
+  expect_register_slices_match<float, float, true, true>(16, true, false, 1);
+}

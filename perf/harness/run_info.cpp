@@ -21,7 +21,10 @@ std::string host_build() {
          (pspmv::host_masked_rows ? std::string("CSR rows in masked 8-entry groups")
                                   : std::string("long CSR rows by ") +
                                         (pspmv::host_row_gathers ? "SIMD gathers" : "scalar partial sums")) +
-         (pspmv::host_row_gathers ? ", SELL slices by SIMD gathers" : "") + ")";
+         (pspmv::host_masked_rows   ? ", SELL slices of 8 doubles or 16 floats in AVX-512 registers"
+          : pspmv::host_row_gathers ? ", SELL slices by SIMD gathers"
+                                    : "") +
+         ")";
 }
 
 std::string version_line() {

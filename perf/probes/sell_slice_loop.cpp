@@ -8,12 +8,15 @@
 // kernel's per-row store logic (alpha = 1, no pieces, no long rows), under `omp parallel for
 // schedule(static)` over the slices (the share of each thread that static_chunks gives). "plain":
 // the loop over a column's C rows as it is written; "simd": the same under `omp simd`, the form
-// the kernel takes where the host takes vector gathers; "registers" (C = 8 in a build with AVX-512
+// the kernel takes where the host takes vector gathers but not the register form below (other
+// heights, builds without AVX-512); "registers" (C = 8 in a build with AVX-512
 // gathers, ExecTraits::masked_rows, else not run): the same columns in AVX-512 intrinsics, one
 // register of 8 sums, each whole column a load of 8 values, one gather of x under an all-ones
 // mask the compiler cannot see through (detail::opaque_full_mask: each gather into a fresh
 // register) and a fused multiply-add, each padded column the same masked to the rows that still
-// have entries, the rows' lengths loaded as one vector. The loops' y must equal the SELL plan's
+// have entries, the rows' lengths loaded as one vector: in such a build the SELL plan's own slice
+// loop has that form (SellSliceColumns::register_slice), so "SELL / regs" is what the plan's
+// launch and per-slice work add to it. The loops' y must equal the SELL plan's
 // bit for bit, and all the CSR plan's within 1e-12 of its largest entry.
 // Built on request, not by default (cmake --build --preset openmp --target
 // pspmv_probe_sell_slice_loop), run as

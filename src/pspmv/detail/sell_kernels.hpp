@@ -2,8 +2,9 @@
 /// @file sell_kernels.hpp
 /// SELL-C-sigma SpMV kernels, written once as functors templated on the execution space.
 /// Each row's sum takes only its own entries (padding never enters a sum: the row kernels stop at
-/// the row's length; the host slice kernel loads a slice's padded columns with the others and
-/// discards their products). y is written through the
+/// the row's length; the host slice kernel either masks a padded column to the rows that have an
+/// entry there (its AVX-512 register form) or loads it with the others and discards the padded
+/// products). y is written through the
 /// permutation (caller's row order) unless the plan keeps the permuted order.
 /// A compressed plan (SellMatrix::compressed) reads a slice's columns as base + 16-bit offset,
 /// as 32-bit columns (a wide slice) or as the row plus the slice's pattern (a diagonal slice);
@@ -13,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "pspmv/detail/csr_kernels.hpp"
 #include "pspmv/matrix/sell.hpp"  // sell_wide_slice, sell_diagonal_slice
@@ -83,6 +85,52 @@ KOKKOS_FORCEINLINE_FUNCTION void scalar_sum(T& sum) {
   (void)sum;
 #endif
 }
+
+/// Whether SellSliceColumns runs a slice of height C in one AVX-512 register of C sums
+/// (SellSliceColumns::register_slice): a build with AVX-512 gathers (PSPMV_HOST_MASKED_ROWS, as
+/// the CSR rows' masked groups; never a CUDA compilation), C the register's lanes: 8 doubles
+/// (double or float values) or 16 floats.
+template <class Value, class MValue, int C>
+inline constexpr bool register_slices =
+    host_masked_rows && ((std::is_same<Value, double>::value && C == 8 &&
+                          (std::is_same<MValue, double>::value || std::is_same<MValue, float>::value)) ||
+                         (std::is_same<Value, float>::value && std::is_same<MValue, float>::value && C == 16));
+
+#if PSPMV_HOST_MASKED_ROWS
+/// opaque_full_mask (detail/csr_kernels.hpp) for 16 lanes.
+KOKKOS_FORCEINLINE_FUNCTION __mmask16 opaque_full_mask16() {
+  __mmask16 m = 0xFFFF;
+  asm("" : "+k"(m));
+  return m;
+}
+
+/// The least of 8 32-bit integers. (Not _mm512_reduce_min_epi32, whose register halves GCC 12
+/// warns start undefined.)
+KOKKOS_FORCEINLINE_FUNCTION std::int32_t least_of(__m256i v) {
+  v = _mm256_min_epi32(v, _mm256_permute2x128_si256(v, v, 1));
+  v = _mm256_min_epi32(v, _mm256_shuffle_epi32(v, 0x4E));  // lanes 2 3 0 1 of each half
+  v = _mm256_min_epi32(v, _mm256_shuffle_epi32(v, 0xB1));  // lanes 1 0 3 2
+  return _mm256_cvtsi256_si32(v);
+}
+
+/// The column indices of one column of a slice of C rows in 32-bit lanes: 32-bit columns as
+/// they are, 16-bit offsets widened. (The zero-masked forms of the 512-bit operations here and in
+/// register_slice: GCC 12 warns on the undefined register that the unmasked ones start from.)
+template <int C, class Col>
+KOKKOS_FORCEINLINE_FUNCTION auto slice_column_lanes(const Col* c) {
+  if constexpr (C == 8) {
+    if constexpr (std::is_same<Col, std::uint16_t>::value)
+      return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c)));
+    else
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c));
+  } else {
+    if constexpr (std::is_same<Col, std::uint16_t>::value)
+      return _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c)));
+    else
+      return _mm512_loadu_si512(c);
+  }
+}
+#endif
 
 /// Value: x, y, alpha, beta and the sums; MValue: the stored values (see CsrViews).
 template <class ExecSpace, class Value, int Unroll, bool BetaZero, class MValue = Value>
@@ -172,30 +220,30 @@ struct SellRowPerThread : SellViews<ExecSpace, Value, Unroll, BetaZero, MValue> 
   }
 };
 
-/// ESB-style slices (Intel's ESB, Liu et al. 2013; SELL-C-sigma's SIMD form): one work item
-/// per slice, its C rows computed together column by column, so that the C lanes of a SIMD
-/// register gather C independent x entries per column step. The vectorization comes from the
-/// compiler: the inner loop over the C rows is a loop over contiguous col_idx and values with a
-/// gather of x, marked `omp simd` where the host takes vector gathers (ExecTraits::row_gathers),
-/// which GCC 12 turns into vgatherdpd / vgatherdps when it tunes for a CPU whose gathers it
-/// favours (Sapphire Rapids, Haswell; its generic tuning emulates them); the test
-/// `sell_fixed_heights_codegen` reads the vectorized form back. A build tuned for AMD Zen keeps
-/// the C sums as C scalar chains instead (the loop unrolled, each sum held out of vector
+/// ESB-style slices (Intel's ESB, Liu et al. 2013; SELL-C-sigma's SIMD form): one work item per
+/// slice, its C rows computed together column by column, so that the C lanes of a SIMD register
+/// gather C independent x entries per column step. In a build with AVX-512 gathers, at the heights
+/// of one register (register_slices), the slice runs in intrinsics (register_slice). Elsewhere the
+/// vectorization comes from the compiler: the inner loop over the C rows is a loop over contiguous
+/// col_idx and values with a gather of x, marked `omp simd` where the host takes vector gathers
+/// (ExecTraits::row_gathers), which GCC 12 turns into vgatherdpd / vgatherdps when it tunes for a
+/// CPU whose gathers it favours (Sapphire Rapids, Haswell; its generic tuning emulates them); the
+/// test `sell_fixed_heights_codegen` reads the vectorized form back. A build tuned for AMD Zen
+/// keeps the C sums as C scalar chains instead (the loop unrolled, each sum held out of vector
 /// registers by scalar_sum): there the compiler had packed them into one register from scalar
 /// loads, and the 2-core Zen machine ran the kernel at 1.20-1.38x the time of a plain loop of the
 /// same column loops on rows of 3.8-8 entries that way, 1.03-1.10x with scalar sums
-/// (perf/results/cpu-2core.md, "The SELL slice kernel against its own plain loop"). In every
-/// build a full slice of ordinary rows stores its C sums through the permutation with no test
-/// per row. Padding costs no
-/// wrong result: a row past its length keeps its sum (the padded entry's product, which may be
-/// 0 * Inf = NaN, is discarded by a blend), and the first min-length columns of a slice need no
-/// mask. Each row adds its entries in column order, the order of the row-per-lane
-/// kernel (SellRowPerThread, the GPU's form of the same layout: a lane per row, consecutive
-/// lanes reading consecutive addresses).
+/// (perf/results/cpu-2core.md, "The SELL slice kernel against its own plain loop"). In every build
+/// a full slice of ordinary rows stores its C sums through the permutation with no test per row.
+/// Padding costs no wrong result: a row past its length keeps its sum (the padded entry's product,
+/// which may be 0 * Inf = NaN, is discarded by a blend, or in register_slice never computed: its
+/// lane is masked), and the first min-length columns of a slice need no mask. Each row adds its
+/// entries in column order, the order of the row-per-lane kernel (SellRowPerThread, the GPU's form
+/// of the same layout: a lane per row, consecutive lanes reading consecutive addresses).
 /// RowsTag: one work item per slice. BlocksTag: one work item per block of slices. The gather
 /// unroll factor does not apply (the C lanes are the independent loads in flight).
-/// Compressed: the plan's columns are compressed (SellMatrix::compressed); a template
-/// parameter so that each slice loop has one static index width to vectorize.
+/// Compressed: the plan's columns are compressed (SellMatrix::compressed); a template parameter so
+/// that each slice loop has one static index width to vectorize.
 template <class ExecSpace, class Value, bool BetaZero = false, bool Compressed = false, class MValue = Value>
 struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   static constexpr int max_c = 64;  ///< the largest slice height (check_sell_parameters)
@@ -220,6 +268,12 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
   /// slice_sum at slice height Fixed (0: 1 << log2_c, read at run time).
   template <int Fixed, class Col>
   KOKKOS_INLINE_FUNCTION void slice_sum_of(const std::int32_t s, const Col* col, const Value* x) const {
+#if PSPMV_HOST_MASKED_ROWS
+    if constexpr (!ExecTraits<ExecSpace>::is_gpu && register_slices<Value, MValue, Fixed>) {
+      register_slice<Fixed>(s, col, x);
+      return;
+    }
+#endif
     constexpr int capacity = Fixed > 0 ? Fixed : max_c;
     const int C = Fixed > 0 ? Fixed : 1 << this->log2_c;
     const std::int32_t first = s << this->log2_c;
@@ -269,6 +323,97 @@ struct SellSliceColumns : SellViews<ExecSpace, Value, 1, BetaZero, MValue> {
         if (r < rows && len[r] >= 0) this->finish(first + r, acc[r]);
     }
   }
+#if PSPMV_HOST_MASKED_ROWS
+  /// slice_sum_of's loops in AVX-512 intrinsics (register_slices: C = 8 doubles or 16 floats):
+  /// the slice's C row lengths one masked vector load from row_len (lanes past the last row load
+  /// nothing and count as empty rows, a long row's -1 as no entry), its C sums one register. Each
+  /// of the first `shortest` columns, which every row has, is a load of C values, a gather of x
+  /// at the C columns under opaque_full_mask (each gather into a fresh register, not merged into
+  /// the previous column's: see opaque_full_mask) and a fused multiply-add; each padded column
+  /// after them the same under the mask of the rows that still have an entry there, so padded
+  /// lanes load no x and keep their sums. The same multiply-adds in the same order as the generic
+  /// loops, so the same y bit for bit. Written out because GCC 12's vectorization of the generic
+  /// loops depends on its tuning: for the 2-core Xeon (-march=native) it packed the C sums from
+  /// scalar loads of x without a gather, and where it gathers (-mtune=sapphirerapids) it took two
+  /// 4-lane gathers a column, each merging into a register an earlier gather wrote, so depending
+  /// on it (perf/results/cpu-2core-xeon.md, "The SELL slice loop in AVX-512 registers").
+  template <int C, class Col>
+  KOKKOS_FORCEINLINE_FUNCTION void register_slice(const std::int32_t s, const Col* col, const Value* x) const {
+    const std::int32_t first = s << this->log2_c;
+    const int rows = first + C <= this->npos ? C : this->npos - first;
+    const std::int32_t width = this->slice_width(s);
+    const MValue* val = this->values.data() + this->slice_ptr(s);
+    const std::int32_t* lengths = this->row_len.data() + first;
+    alignas(64) Value acc[C];
+    std::uint32_t long_rows = 0;  // bit r: row r is a long row (length -1), computed elsewhere
+    if constexpr (C == 8) {
+      const __mmask8 in = static_cast<__mmask8>((1u << rows) - 1u);
+      const __m256i lens = _mm256_maskz_loadu_epi32(in, lengths);
+      long_rows = _mm256_cmplt_epi32_mask(lens, _mm256_setzero_si256());
+      const std::int32_t least = least_of(_mm256_max_epi32(lens, _mm256_setzero_si256()));
+      const std::int32_t shortest = least < width ? least : width;
+      const __mmask8 full = opaque_full_mask();
+      const auto whole_values = [full](const MValue* v) {  // a column every row has
+        if constexpr (std::is_same<MValue, float>::value)
+          return _mm512_maskz_cvtps_pd(full, _mm256_loadu_ps(v));  // GCC 12 warns on the unmasked form
+        else
+          return _mm512_loadu_pd(v);
+      };
+      const auto masked_values = [](const MValue* v, const __mmask8 m) {  // the rows of mask m
+        if constexpr (std::is_same<MValue, float>::value)
+          return _mm512_maskz_cvtps_pd(m, _mm256_maskz_loadu_ps(m, v));
+        else
+          return _mm512_maskz_loadu_pd(m, v);
+      };
+      __m512d a = _mm512_setzero_pd();
+      std::int32_t j = 0;
+      for (; j < shortest; ++j) {
+        const std::int64_t at = static_cast<std::int64_t>(j) * C;
+        const __m512d g = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), full, slice_column_lanes<C>(col + at), x, 8);
+        a = _mm512_fmadd_pd(whole_values(val + at), g, a);
+      }
+      for (; j < width; ++j) {
+        const std::int64_t at = static_cast<std::int64_t>(j) * C;
+        const __mmask8 m = _mm256_cmpgt_epi32_mask(lens, _mm256_set1_epi32(j));
+        const __m512d g = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, slice_column_lanes<C>(col + at), x, 8);
+        a = _mm512_mask3_fmadd_pd(masked_values(val + at, m), g, a, m);
+      }
+      _mm512_store_pd(acc, a);
+    } else {
+      const __mmask16 in = static_cast<__mmask16>((1u << rows) - 1u);
+      const __m512i lens = _mm512_maskz_loadu_epi32(in, lengths);
+      long_rows = _mm512_cmplt_epi32_mask(lens, _mm512_setzero_si512());
+      const __m512i at_least_0 = _mm512_maskz_max_epi32(0xFFFF, lens, _mm512_setzero_si512());
+      const std::int32_t least = least_of(_mm256_min_epi32(_mm512_maskz_extracti64x4_epi64(0xF, at_least_0, 0),
+                                                           _mm512_maskz_extracti64x4_epi64(0xF, at_least_0, 1)));
+      const std::int32_t shortest = least < width ? least : width;
+      const __mmask16 full = opaque_full_mask16();
+      __m512 a = _mm512_setzero_ps();
+      std::int32_t j = 0;
+      for (; j < shortest; ++j) {
+        const std::int64_t at = static_cast<std::int64_t>(j) * C;
+        const __m512 g = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), full, slice_column_lanes<C>(col + at), x, 4);
+        a = _mm512_fmadd_ps(_mm512_loadu_ps(val + at), g, a);
+      }
+      for (; j < width; ++j) {
+        const std::int64_t at = static_cast<std::int64_t>(j) * C;
+        const __mmask16 m = _mm512_cmpgt_epi32_mask(lens, _mm512_set1_epi32(j));
+        const __m512 g = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, slice_column_lanes<C>(col + at), x, 4);
+        a = _mm512_mask3_fmadd_ps(_mm512_maskz_loadu_ps(m, val + at), g, a, m);
+      }
+      _mm512_store_ps(acc, a);
+    }
+    // As slice_sum_of: a full slice of ordinary rows, no pieces, y in the caller's order: C
+    // stores through the permutation, no test per row.
+    if (rows == C && long_rows == 0 && this->npos == this->nrows && !this->permuted_output) {
+      PSPMV_UNROLL_ALL
+      for (int r = 0; r < C; ++r) store_y<BetaZero>(this->y(this->perm(first + r)), this->alpha, acc[r], this->beta);
+    } else {
+      for (int r = 0; r < rows; ++r)
+        if (!((long_rows >> r) & 1u)) this->finish(first + r, acc[r]);
+    }
+  }
+#endif
   /// A diagonal slice (SellMatrix: C rows of consecutive caller rows from perm(first), all of
   /// the slice's width, entry j of row r at column perm(first) + r + d[j]): column j's x values
   /// are C consecutive ones, loaded as a vector without a gather, and no row needs a mask.
